@@ -1,0 +1,5 @@
+import sys
+
+from evalscope_phys.cli import main
+
+sys.exit(main())
