@@ -1,0 +1,117 @@
+"""What every physics adapter shares: finding its data, reading raw files, scoring through the engine.
+
+Adapters stay thin: records -> Samples, answers -> :func:`evalscope_phys.scoring.score_answer`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+from urllib.parse import urlparse
+
+from evalscope.api.dataset import resolve_snapshot_or_local_path
+from evalscope.utils import get_logger
+
+from evalscope_phys.scoring.metrics import register_metric_semantics
+
+logger = get_logger()
+register_metric_semantics()
+
+#: seconds to wait for a hub's TCP handshake before calling it unreachable; the hub clients'
+#: own retries take 15-25 s offline, which is what this check exists to avoid
+HUB_PROBE_TIMEOUT = 3.0
+HUB_HOSTS = {
+    'modelscope': ('MODELSCOPE_DOMAIN', 'https://www.modelscope.cn'),
+    'huggingface': ('HF_ENDPOINT', 'https://huggingface.co'),
+}
+
+
+class DatasetUnavailableError(RuntimeError):
+    """Raised once, with what to do, when neither a local path nor the hub can provide the data."""
+
+
+class BrokenRecordError(ValueError):
+    """A dataset row that cannot become a sample; adapters count and log these instead of crashing."""
+
+
+def hub_reachable(hub: str, timeout: float = HUB_PROBE_TIMEOUT) -> bool:
+    """A TCP handshake with the hub's host: fast, and enough to tell offline from online."""
+    env, default = HUB_HOSTS.get(str(hub).lower(), HUB_HOSTS['modelscope'])
+    url = urlparse(os.environ.get(env) or default)
+    if not url.hostname:
+        return False
+    try:
+        with socket.create_connection((url.hostname, url.port or 443), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = None) -> Path:
+    """The local file/folder for ``adapter``: ``local_path`` if given, else a hub snapshot.
+
+    Fails within seconds, naming ``dataset_args.<name>.local_path``, when the hub cannot be reached.
+    """
+    dataset_id = adapter.dataset_id
+    if os.path.exists(dataset_id):
+        return Path(dataset_id)
+    hint = (
+        f"Set dataset_args.{adapter.name}.local_path to a local copy, e.g. "
+        f"--dataset-args '{{\"{adapter.name}\": {{\"local_path\": \"/data/{adapter.name}\"}}}}'."
+    )
+    if os.path.isabs(dataset_id) or dataset_id.startswith('.'):
+        raise DatasetUnavailableError(f'{adapter.name}: local path {dataset_id!r} does not exist. {hint}')
+    if not hub_reachable(adapter.dataset_hub):
+        raise DatasetUnavailableError(
+            f'{adapter.name}: the {adapter.dataset_hub} hub is unreachable, so dataset {dataset_id!r} '
+            f'cannot be downloaded. {hint}'
+        )
+    try:
+        return Path(resolve_snapshot_or_local_path(adapter, allow_file_pattern=list(allow_file_pattern or [])))
+    except Exception as exc:
+        raise DatasetUnavailableError(f'{adapter.name}: downloading {dataset_id!r} failed ({exc}). {hint}') from exc
+
+
+def find_data_file(root: Path, candidates: Iterable[str], what: str) -> Path:
+    """``root`` itself if it is a file, else the first candidate name found under it."""
+    if root.is_file():
+        return root
+    names = list(candidates)
+    for name in names:
+        hits = sorted(root.rglob(name))
+        if hits:
+            return hits[0]
+    raise DatasetUnavailableError(f'No {what} file ({", ".join(names)}) found under {root}.')
+
+
+def read_records(path: Path) -> List[Dict[str, Any]]:
+    """Rows of a JSON array, a JSON object of rows, or a JSONL file; bad JSONL lines are reported."""
+    text = path.read_text(encoding='utf-8')
+    if path.suffix == '.jsonl':
+        rows, bad = [], []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                bad.append(f'line {number}: {exc.msg}')
+        if bad:
+            logger.warning('%s: skipped %d unreadable line(s): %s', path, len(bad), '; '.join(bad[:5]))
+        return rows
+    data = json.loads(text)
+    if isinstance(data, dict):
+        data = list(data.values()) if all(isinstance(v, dict) for v in data.values()) else [data]
+    if not isinstance(data, list):
+        raise DatasetUnavailableError(f'{path}: expected a JSON list of records, got {type(data).__name__}.')
+    return data
+
+
+def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
+    """One warning per reason, with a count and the first ids, so nothing disappears unexplained."""
+    for reason, ids in skipped.items():
+        if ids:
+            logger.warning('%s: excluded %d record(s): %s (ids: %s%s)', benchmark, len(ids), reason,
+                           ', '.join(map(str, ids[:10])), ' ...' if len(ids) > 10 else '')

@@ -1,0 +1,14 @@
+"""The one list of benchmarks this package adds to EvalScope.
+
+The ``.pth`` hook (:mod:`evalscope_phys._autoload`) and the patched EvalScope (entry points in
+``pyproject.toml``) both read names from here; ``tests/test_registration.py`` keeps the two in step.
+"""
+from typing import Dict
+
+#: benchmark name -> module whose import registers it
+BENCHMARK_MODULES: Dict[str, str] = {
+    'phybench': 'evalscope_phys.benchmarks.phybench',
+}
+
+#: the entry-point group the discovery patch in ``patches/`` reads
+ENTRY_POINT_GROUP = 'evalscope.benchmarks'

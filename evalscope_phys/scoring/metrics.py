@@ -1,0 +1,67 @@
+"""The engine's bridge to EvalScope: metric semantics and Verdict -> Score.
+
+The only module in ``scoring`` that imports EvalScope. Report metric names:
+``eed`` (0-100), ``strict_acc`` and ``lenient_acc`` (0/1 per answer) and ``scored`` (1 when the
+engine could reach a verdict). An answer the engine could not score (timeout, worker crash) keeps
+only ``scored = 0``: it drops out of the accuracy means instead of counting as a silent 0, and the
+``scored`` rate shows how many did.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional
+
+from evalscope.api.metric import Score
+from evalscope.constants import ScoreStatus
+from evalscope.metrics.semantics.catalog import METRIC_DEFINITIONS
+from evalscope.metrics.semantics.entry import MetricEntry
+
+from evalscope_phys.scoring.verdict import Verdict
+
+EED = 'eed'
+STRICT = 'strict_acc'
+LENIENT = 'lenient_acc'
+SCORED = 'scored'
+
+#: report semantics of every metric name our adapters emit
+METRIC_ENTRIES: Dict[str, MetricEntry] = {
+    EED: MetricEntry(baseline='quality.score.points_100', metric_name='EED Score'),
+    STRICT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy'),
+    LENIENT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy'),
+    SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),
+    'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
+    'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
+    'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
+    'process_score': MetricEntry(baseline='quality.score.ratio', metric_name='Process Score'),
+    'mastery': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Mastery'),
+}
+
+
+def register_metric_semantics(entries: Optional[Dict[str, MetricEntry]] = None) -> None:
+    """Declare our metric names to EvalScope's report layer; resolving here fails at import, not after a run."""
+    for name, entry in (entries or METRIC_ENTRIES).items():
+        entry.resolve(name)
+        existing = METRIC_DEFINITIONS.get(name)
+        if existing is not None and existing != entry:
+            continue  # never redefine a built-in name's meaning
+        METRIC_DEFINITIONS[name] = entry
+
+
+def verdict_score(
+    verdict: Verdict,
+    prediction: str,
+    metrics: Iterable[str] = (EED, STRICT, LENIENT),
+    main: str = STRICT,
+) -> Score:
+    """Turn one engine verdict into a per-sample EvalScope Score."""
+    score = Score(prediction=prediction, extracted_prediction=verdict.extracted or '')
+    score.main_score_name = main
+    score.explanation = verdict.reason
+    score.metadata = {'verdict': verdict.to_dict()}
+    if not verdict.scored:
+        score.value = {SCORED: 0.0}
+        score.status = ScoreStatus.DEGRADED
+        return score
+    values = {EED: verdict.eed, STRICT: verdict.strict, LENIENT: verdict.lenient}
+    score.value = {name: float(values[name]) for name in metrics if values.get(name) is not None}
+    score.value[SCORED] = 1.0
+    return score
