@@ -6,38 +6,41 @@ imported, the finder wraps its lazy registry's resolvers so that our names resol
 just our module, and a full listing (``benchmark-info``) includes ours. If EvalScope was patched
 to read entry points itself (``evalscope-phys patches apply``), the hook steps aside.
 """
-from __future__ import annotations
-
 import importlib
-import importlib.abc
-import importlib.util
 import sys
-import warnings
-from typing import Any, Optional, Sequence
 
+# No typing/importlib.abc/warnings at module level: they cost ~10 ms at every interpreter start.
 TARGET = 'evalscope.benchmarks'
 # Set by the discovery patch in patches/: EvalScope then resolves our entry points itself.
 PATCH_MARKER = 'PLUGIN_ENTRY_POINT_GROUP'
 
 
-class _BenchmarksFinder(importlib.abc.MetaPathFinder):
-    """One-shot finder: wraps the loader of ``evalscope.benchmarks`` and then removes itself."""
+def _warn(message):
+    import warnings
 
-    def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Any = None):
+    warnings.warn(message, stacklevel=3)
+
+
+class _BenchmarksFinder:
+    """One-shot meta path finder: wraps the loader of ``evalscope.benchmarks``, then removes itself."""
+
+    def find_spec(self, fullname, path, target=None):
         if fullname != TARGET:
             return None
         _remove_finder()
-        spec = importlib.util.find_spec(fullname)
+        from importlib.util import find_spec
+
+        spec = find_spec(fullname)
         if spec is None or spec.loader is None:
             return spec
         spec.loader = _HookedLoader(spec.loader)
         return spec
 
 
-class _HookedLoader(importlib.abc.Loader):
+class _HookedLoader:
     """Runs the real loader, then plugs our resolvers into the freshly built registry."""
 
-    def __init__(self, loader: importlib.abc.Loader) -> None:
+    def __init__(self, loader) -> None:
         self._loader = loader
 
     def create_module(self, spec):
@@ -48,9 +51,9 @@ class _HookedLoader(importlib.abc.Loader):
         try:
             plug_into(module)
         except Exception as exc:  # a broken plugin must never break EvalScope itself
-            warnings.warn(f'evalscope-phys: could not register physics benchmarks: {exc!r}', stacklevel=2)
+            _warn(f'evalscope-phys: could not register physics benchmarks: {exc!r}')
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name):
         return getattr(self._loader, name)
 
 
@@ -67,7 +70,7 @@ def install() -> None:
         sys.meta_path.insert(0, _BenchmarksFinder())
 
 
-def plug_into(benchmarks_module: Any) -> bool:
+def plug_into(benchmarks_module) -> bool:
     """Wrap the registry resolvers of an imported ``evalscope.benchmarks``; True if we did."""
     if hasattr(benchmarks_module, PATCH_MARKER):
         return False
@@ -82,7 +85,7 @@ def plug_into(benchmarks_module: Any) -> bool:
     indexed_module = BENCHMARK_REGISTRY._indexed_module
     ours = {name: module for name, module in BENCHMARK_MODULES.items() if not indexed_module(name)}
     for name in set(BENCHMARK_MODULES) - set(ours):
-        warnings.warn(f'evalscope-phys: {name!r} is a built-in EvalScope benchmark; ours is not registered.')
+        _warn(f'evalscope-phys: {name!r} is a built-in EvalScope benchmark; ours is not registered.')
 
     def resolve_one_with_ours(name: str) -> bool:
         module = ours.get(name)
@@ -99,7 +102,7 @@ def plug_into(benchmarks_module: Any) -> bool:
             try:
                 importlib.import_module(module)
             except Exception as exc:
-                warnings.warn(f'evalscope-phys: benchmark {name!r} failed to load: {exc!r}')
+                _warn(f'evalscope-phys: benchmark {name!r} failed to load: {exc!r}')
 
     BENCHMARK_REGISTRY.set_resolvers(resolve_one_with_ours, resolve_all_with_ours, indexed_module)
     BENCHMARK_REGISTRY._evalscope_phys_plugged = True
