@@ -1,0 +1,238 @@
+"""Stage 3: an LLM judge labels each stage-2 candidate pair via an OpenAI-compatible chat endpoint.
+
+Judge calls cost money, so every answered call is appended to a JSONL cache (flushed per line)
+before the next is counted done: an interrupted run resumes with no repeated call. A reply that is
+not one of the two labels is recorded as ``unparseable`` with the raw text, never guessed; a call
+that still fails after its retries is recorded as ``error`` and not cached, so a re-run retries it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+NEAR_DUPLICATE = 'near_duplicate'
+SAME_TOPIC = 'same_topic_neighbour'
+UNPARSEABLE = 'unparseable'
+ERROR = 'error'
+LABELS = (NEAR_DUPLICATE, SAME_TOPIC)
+PROMPT_PATH = Path(__file__).with_name('judge_prompt.txt')
+_RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+_MAX_TEXT_CHARS = 12_000  # per problem in the prompt: keeps one pathological record from blowing the context
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    """Where and how to call the judge."""
+
+    base_url: str
+    """OpenAI-compatible base URL, e.g. ``http://127.0.0.1:8000/v1``."""
+    model: str
+    api_key: Optional[str] = None
+    concurrency: int = 4
+    """Calls in flight at once."""
+    max_retries: int = 4
+    """Retries after the first attempt on 429/5xx, timeouts and connection errors."""
+    backoff: float = 1.0
+    """Seconds before the first retry; doubles each retry (with jitter), capped at 60 s."""
+    timeout: float = 120.0
+    max_tokens: int = 200
+    prompt_path: Path = PROMPT_PATH
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's label for one pair and why; ``raw`` is the reply as received."""
+
+    label: str
+    reason: str
+    raw: str = ''
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class JudgeStats:
+    pairs: int
+    calls: int
+    """HTTP requests sent, retries included (0 when everything came from the cache)."""
+    cached: int
+    errors: int
+    unparseable: int
+
+
+def load_prompt(path: Path = PROMPT_PATH) -> str:
+    text = Path(path).read_text(encoding='utf-8')
+    if '{eval_text}' not in text or '{pool_text}' not in text:
+        raise ValueError(f'{path}: the judge prompt must contain {{eval_text}} and {{pool_text}}')
+    return text
+
+
+def render_prompt(template: str, eval_text: str, pool_text: str) -> str:
+    # str.replace, not str.format: problem texts are full of LaTeX braces.
+    return (template.replace('{eval_text}', eval_text[:_MAX_TEXT_CHARS])
+            .replace('{pool_text}', pool_text[:_MAX_TEXT_CHARS]))
+
+
+_DECODER = json.JSONDecoder()
+_LABEL_LINE = re.compile(r'^\s*\**label\**\s*[:=]\s*\**\s*([a-z_ ]+?)\s*\**\s*$', re.IGNORECASE | re.MULTILINE)
+_REASON_LINE = re.compile(r'^\s*\**reason\**\s*[:=]\s*(.+)$', re.IGNORECASE | re.MULTILINE)
+
+
+def parse_reply(reply: str) -> Tuple[str, str]:
+    """(label, reason) from a judge reply; ``(UNPARSEABLE, why)`` unless exactly one valid label is stated.
+
+    Accepted: a JSON object ``{"label": ..., "reason": ...}`` (code fences allowed) or
+    ``label: ...`` / ``reason: ...`` lines. Nothing is inferred from free prose.
+    """
+    found: List[Tuple[str, str]] = []
+    for obj in _json_objects(reply or ''):
+        if 'label' in obj:
+            found.append((str(obj.get('label', '')).strip().lower(), str(obj.get('reason', '')).strip()))
+    if not found:
+        labels = _LABEL_LINE.findall(reply or '')
+        reasons = _REASON_LINE.findall(reply or '')
+        found = [(lab.strip().lower().replace(' ', '_'), reasons[0].strip() if reasons else '') for lab in labels]
+    distinct = {label for label, _ in found}
+    if len(distinct) != 1:
+        why = 'no label found' if not distinct else f'conflicting labels {sorted(distinct)}'
+        return UNPARSEABLE, why
+    label, reason = found[0]
+    if label not in LABELS:
+        return UNPARSEABLE, f'label {label!r} is not one of {list(LABELS)}'
+    return label, ' '.join(reason.split())
+
+
+def _json_objects(text: str) -> List[dict]:
+    """Every JSON object embedded in ``text`` (decoded from each ``{``; LaTeX braces in a reason are fine)."""
+    out, pos = [], text.find('{')
+    while pos != -1:
+        try:
+            obj, end = _DECODER.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            pos = text.find('{', pos + 1)
+            continue
+        if isinstance(obj, dict):
+            out.append(obj)
+        pos = text.find('{', end)
+    return out
+
+
+def pair_key(model: str, template: str, eval_text: str, pool_text: str) -> str:
+    h = hashlib.sha256()
+    for part in (model, template, eval_text, pool_text):
+        h.update(part.encode('utf-8'))
+        h.update(b'\x00')
+    return h.hexdigest()
+
+
+class JudgeCache:
+    """Append-only JSONL of answered calls; a torn last line from a crash is skipped on load."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self.entries: Dict[str, dict] = {}
+        if self.path.exists():
+            for line in self.path.read_text(encoding='utf-8').splitlines():
+                try:
+                    row = json.loads(line)
+                    self.entries[row['key']] = row
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue
+
+    def get(self, key: str) -> Optional[dict]:
+        return self.entries.get(key)
+
+    def put(self, row: dict) -> None:
+        with self._lock:
+            self.entries[row['key']] = row
+            with self.path.open('a', encoding='utf-8') as fh:
+                fh.write(json.dumps(row, ensure_ascii=False) + '\n')
+                fh.flush()
+
+
+class _Client:
+    def __init__(self, config: JudgeConfig) -> None:
+        self.config = config
+        self.url = config.base_url.rstrip('/') + '/chat/completions'
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def complete(self, prompt: str) -> str:
+        """The reply text; raises RuntimeError when every attempt failed."""
+        cfg = self.config
+        body = json.dumps({'model': cfg.model, 'temperature': 0, 'max_tokens': cfg.max_tokens,
+                           'messages': [{'role': 'user', 'content': prompt}]}).encode()
+        headers = {'Content-Type': 'application/json'}
+        if cfg.api_key:
+            headers['Authorization'] = f'Bearer {cfg.api_key}'
+        last = ''
+        for attempt in range(cfg.max_retries + 1):
+            if attempt:
+                time.sleep(min(60.0, cfg.backoff * 2 ** (attempt - 1)) * (0.5 + random.random() / 2))
+            with self._lock:
+                self.calls += 1
+            req = urllib.request.Request(self.url, data=body, headers=headers, method='POST')
+            try:
+                with urllib.request.urlopen(req, timeout=cfg.timeout) as resp:
+                    payload = json.loads(resp.read())
+                return str(payload['choices'][0]['message']['content'] or '')
+            except urllib.error.HTTPError as exc:
+                last = f'HTTP {exc.code} from {self.url}'
+                if exc.code not in _RETRY_STATUS:
+                    break
+            except (urllib.error.URLError, TimeoutError, OSError) as exc:
+                last = f'{type(exc).__name__}: {exc}'
+            except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
+                last = f'malformed response body ({type(exc).__name__})'
+        raise RuntimeError(f'judge call failed after {attempt + 1} attempt(s): {last}')
+
+
+def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: JudgeCache,
+                progress: Optional[Callable[[int], None]] = None) -> Tuple[List[Verdict], JudgeStats]:
+    """A verdict for each (eval text, pool text) pair, from the cache when it has one."""
+    template = load_prompt(config.prompt_path)
+    client = _Client(config)
+    verdicts: List[Optional[Verdict]] = [None] * len(pairs)
+    todo = []
+    for i, (eval_text, pool_text) in enumerate(pairs):
+        key = pair_key(config.model, template, eval_text, pool_text)
+        hit = cache.get(key)
+        if hit is not None:
+            verdicts[i] = Verdict(hit['label'], hit['reason'], hit.get('raw', ''), cached=True)
+        else:
+            todo.append((i, key))
+    if progress and len(pairs) - len(todo):
+        progress(len(pairs) - len(todo))
+
+    def work(item: Tuple[int, str]) -> Tuple[int, Verdict]:
+        i, key = item
+        try:
+            reply = client.complete(render_prompt(template, *pairs[i]))
+        except RuntimeError as exc:
+            return i, Verdict(ERROR, str(exc))
+        label, reason = parse_reply(reply)
+        cache.put({'key': key, 'model': config.model, 'label': label, 'reason': reason, 'raw': reply,
+                   'time': time.time()})
+        return i, Verdict(label, reason, reply)
+
+    with ThreadPoolExecutor(max_workers=max(1, config.concurrency)) as pool:
+        for i, verdict in pool.map(work, todo):
+            verdicts[i] = verdict
+            if progress:
+                progress(1)
+    done = [v for v in verdicts if v is not None]
+    stats = JudgeStats(pairs=len(pairs), calls=client.calls, cached=len(pairs) - len(todo),
+                       errors=sum(v.label == ERROR for v in done),
+                       unparseable=sum(v.label == UNPARSEABLE for v in done))
+    return done, stats
