@@ -116,7 +116,8 @@ def build_records(
     out: List[Dict[str, Any]] = []
     for match, reply in pairs:
         raw: Dict[str, Any] = {'match': match if isinstance(match, str) else list(match)}
-        raw.update({'response': reply} if isinstance(reply, str) else {'responses': list(reply)})
+        raw.update({'response': reply} if isinstance(reply, str) else
+                   {'responses': list(reply) if isinstance(reply, (list, tuple)) else reply})
         if judge:
             raw['judge'] = True
         if model is not None:
