@@ -8,14 +8,15 @@ only ``scored = 0``: it drops out of the accuracy means instead of counting as a
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional
+from typing import TYPE_CHECKING, Dict, Iterable, Optional
 
 from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
 from evalscope.metrics.semantics.catalog import METRIC_DEFINITIONS
 from evalscope.metrics.semantics.entry import MetricEntry
 
-from evalscope_phys.scoring.verdict import Verdict
+if TYPE_CHECKING:
+    from evalscope_phys.scoring.verdict import Verdict
 
 EED = 'eed'
 STRICT = 'strict_acc'
@@ -47,7 +48,7 @@ def register_metric_semantics(entries: Optional[Dict[str, MetricEntry]] = None) 
 
 
 def verdict_score(
-    verdict: Verdict,
+    verdict: 'Verdict',
     prediction: str,
     metrics: Iterable[str] = (EED, STRICT, LENIENT),
     main: str = STRICT,
