@@ -1,0 +1,67 @@
+"""``evalscope-phys suite run SUITE.yaml --model M --api-url U [--seeds N] [--limit N] [--dry-run]``."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from .config import SuiteConfigError, build_task_configs, endpoint_from, load_suite, pick_seeds
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest='action', metavar='ACTION', required=True)
+    run = sub.add_parser('run', help='run a suite YAML over seeds (resumable)')
+    run.add_argument('suite', help='suite YAML, e.g. yamls/suites/text.yaml')
+    run.add_argument('--model', help='model name sent to the endpoint (or EVALSCOPE_PHYS_MODEL)')
+    run.add_argument('--model-id', help='name used in output paths (default: derived from --model)')
+    run.add_argument('--api-url', help='OpenAI-compatible base URL (or EVALSCOPE_PHYS_API_URL)')
+    run.add_argument('--api-key', help='API key (prefer EVALSCOPE_PHYS_API_KEY; never put it in the YAML)')
+    run.add_argument('--judge-model', help='judge model (or EVALSCOPE_PHYS_JUDGE_MODEL)')
+    run.add_argument('--judge-api-url', help='judge base URL (or EVALSCOPE_PHYS_JUDGE_API_URL)')
+    run.add_argument('--judge-api-key', help='judge key (prefer EVALSCOPE_PHYS_JUDGE_API_KEY)')
+    run.add_argument('--seeds', type=int, help='number of seeds (first N of the suite list)')
+    run.add_argument('--limit', type=float, help='samples per subset (int) or fraction (<1)')
+    run.add_argument('--datasets', nargs='+', help='run only these datasets of the suite')
+    run.add_argument('--datasets-dir', help='where <name>.yaml dataset files live (default: ../datasets)')
+    run.add_argument('--dataset-args', help='JSON merged over the resolved dataset_args, keyed by dataset')
+    run.add_argument('--work-dir', help='suite output dir; an existing one is resumed '
+                     '(default: outputs/suite_<name>_<timestamp>)')
+    run.add_argument('--dry-run', action='store_true', help='print the resolved TaskConfigs and exit')
+
+
+def run(args: argparse.Namespace) -> int:
+    from .config import deep_merge
+    from .run import resolve_task_configs, run_suite
+
+    try:
+        suite = load_suite(args.suite, args.datasets_dir)
+        if args.dataset_args:
+            extra = json.loads(args.dataset_args)
+            merged = {n: deep_merge(suite.dataset_args[n], extra.get(n, {})) for n in suite.datasets}
+            unknown = set(extra) - set(suite.datasets)
+            if unknown:
+                raise SuiteConfigError(f'--dataset-args names datasets outside the suite: {sorted(unknown)}')
+            suite = dataclasses.replace(suite, dataset_args=merged)
+        model = endpoint_from(args.model, args.api_url, args.api_key, args.model_id)
+        if model is None:
+            raise SuiteConfigError('no model: pass --model or set EVALSCOPE_PHYS_MODEL')
+        judge = endpoint_from(args.judge_model, args.judge_api_url, args.judge_api_key, judge=True)
+        work_dir = Path(args.work_dir or f'outputs/suite_{suite.name}_{datetime.now():%Y%m%d_%H%M%S}')
+        limit = None if args.limit is None else (int(args.limit) if args.limit >= 1 else args.limit)
+        configs = build_task_configs(suite, model, work_dir, pick_seeds(suite, args.seeds), limit=limit,
+                                     judge=judge, datasets=args.datasets)
+    except (SuiteConfigError, json.JSONDecodeError) as exc:
+        print(f'evalscope-phys suite: {exc}', file=sys.stderr)
+        return 2
+    if args.dry_run:
+        for text in resolve_task_configs(configs):
+            print(text)
+        return 0
+    outcomes = run_suite(suite, configs, work_dir)
+    for outcome in outcomes:
+        print(f'seed {outcome.seed}: {outcome.status} {outcome.path}')
+    print(f'suite output: {work_dir}\nscore it: scripts/score_reports.sh {work_dir}')
+    return 0

@@ -1,0 +1,236 @@
+"""Suite YAML -> one EvalScope TaskConfig dict per seed.
+
+A suite YAML names datasets and the settings they share (generation, judge, seeds); each dataset's
+``dataset_args`` live in ``yamls/datasets/<name>.yaml`` so a benchmark owner edits one file. Model,
+endpoint and keys never come from the YAML: they come from flags or ``EVALSCOPE_PHYS_*`` variables,
+so a committed suite cannot leak a key or silently point at someone's endpoint.
+"""
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import yaml
+
+# Keys a suite YAML may carry; anything else is a typo or a secret that belongs in a flag.
+SUITE_KEYS = frozenset({
+    'name', 'description', 'datasets', 'dataset_args', 'generation', 'judge', 'seeds', 'repeats',
+    'eval_batch_size', 'limit',
+})
+# Judge keys a suite may set; models, urls and keys come from flags.
+JUDGE_KEYS = frozenset({'strategy', 'repeats', 'aggregation', 'min_valid_judges', 'generation_config'})
+FORBIDDEN_KEYS = frozenset({'model', 'model_id', 'api_url', 'api_key', 'models'})
+
+ENV_MODEL = 'EVALSCOPE_PHYS_MODEL'
+ENV_API_URL = 'EVALSCOPE_PHYS_API_URL'
+ENV_API_KEY = 'EVALSCOPE_PHYS_API_KEY'
+ENV_JUDGE_MODEL = 'EVALSCOPE_PHYS_JUDGE_MODEL'
+ENV_JUDGE_API_URL = 'EVALSCOPE_PHYS_JUDGE_API_URL'
+ENV_JUDGE_API_KEY = 'EVALSCOPE_PHYS_JUDGE_API_KEY'
+
+
+class SuiteConfigError(ValueError):
+    """A suite or dataset YAML that cannot be turned into TaskConfigs; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A parsed suite YAML with every dataset's ``dataset_args`` resolved."""
+
+    name: str
+    datasets: Tuple[str, ...]
+    dataset_args: Dict[str, Dict[str, Any]]
+    generation: Dict[str, Any]
+    judge: Optional[Dict[str, Any]]
+    seeds: Tuple[int, ...]
+    repeats: int = 1
+    eval_batch_size: Optional[int] = None
+    limit: Optional[float] = None
+    source: str = ''
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where the evaluated model (or the judge) lives; never read from a suite YAML."""
+
+    model: str
+    api_url: Optional[str] = None
+    api_key: str = field(default='EMPTY', repr=False)
+    model_id: Optional[str] = None
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with open(path, encoding='utf-8') as handle:
+            return yaml.safe_load(handle)
+    except FileNotFoundError:
+        raise SuiteConfigError(f'{path}: file not found') from None
+    except yaml.YAMLError as exc:
+        raise SuiteConfigError(f'{path}: not valid YAML ({exc})') from None
+
+
+def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> Dict[str, Any]:
+    """Merge ``override`` into a copy of ``base``; nested mappings merge, everything else replaces."""
+    merged = copy.deepcopy(dict(base))
+    for key, value in override.items():
+        if isinstance(merged.get(key), dict) and isinstance(value, Mapping):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def load_dataset_args(name: str, datasets_dir: Path) -> Dict[str, Any]:
+    """Read ``<datasets_dir>/<name>.yaml``, a mapping ``{name: {dataset_args...}}``."""
+    path = datasets_dir / f'{name}.yaml'
+    if not path.is_file():
+        raise SuiteConfigError(
+            f'{path}: no dataset YAML for {name!r}; its benchmark owner writes it as {{{name}: {{dataset_args...}}}}')
+    data = _read_yaml(path)
+    if not isinstance(data, dict) or name not in data:
+        raise SuiteConfigError(f'{path}: expected a mapping with the single key {name!r}')
+    args = data[name] or {}
+    if not isinstance(args, dict):
+        raise SuiteConfigError(f'{path}: {name}: dataset_args must be a mapping')
+    return args
+
+
+def _seed_list(raw: Any, source: str) -> Tuple[int, ...]:
+    if raw is None:
+        return (0, )
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return tuple(range(raw))
+    if isinstance(raw, list) and raw and all(isinstance(s, int) and not isinstance(s, bool) for s in raw):
+        if len(set(raw)) != len(raw):
+            raise SuiteConfigError(f'{source}: seeds repeat a value: {raw}')
+        return tuple(raw)
+    raise SuiteConfigError(f'{source}: seeds must be a count or a non-empty list of integers, got {raw!r}')
+
+
+def _check_no_secrets(data: Mapping[str, Any], source: str, where: str = '') -> None:
+    for key, value in data.items():
+        if key in FORBIDDEN_KEYS:
+            raise SuiteConfigError(
+                f'{source}: {where}{key} is not allowed in a suite YAML; pass it as a flag or environment variable')
+        if isinstance(value, Mapping):
+            _check_no_secrets(value, source, f'{where}{key}.')
+
+
+def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) -> Suite:
+    """Parse a suite YAML; ``datasets_dir`` defaults to ``<suite dir>/../datasets``."""
+    path = Path(path)
+    data = _read_yaml(path)
+    source = str(path)
+    if not isinstance(data, dict):
+        raise SuiteConfigError(f'{source}: a suite is a mapping with at least `datasets`')
+    unknown = sorted(set(data) - SUITE_KEYS)
+    if unknown:
+        raise SuiteConfigError(f'{source}: unknown key(s) {unknown}; allowed: {sorted(SUITE_KEYS)}')
+    _check_no_secrets(data, source)
+    names = data.get('datasets')
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise SuiteConfigError(f'{source}: datasets must be a non-empty list of benchmark names')
+    if len(set(names)) != len(names):
+        raise SuiteConfigError(f'{source}: datasets lists a benchmark twice: {names}')
+    ds_dir = Path(datasets_dir) if datasets_dir else path.resolve().parent.parent / 'datasets'
+    overrides = data.get('dataset_args') or {}
+    if not isinstance(overrides, dict) or set(overrides) - set(names):
+        raise SuiteConfigError(f'{source}: dataset_args overrides must be keyed by listed datasets')
+    dataset_args = {n: deep_merge(load_dataset_args(n, ds_dir), overrides.get(n) or {}) for n in names}
+    judge = data.get('judge')
+    if judge is not None:
+        if not isinstance(judge, dict) or set(judge) - JUDGE_KEYS:
+            raise SuiteConfigError(f'{source}: judge may only set {sorted(JUDGE_KEYS)}')
+    generation = data.get('generation') or {}
+    if not isinstance(generation, dict):
+        raise SuiteConfigError(f'{source}: generation must be a mapping')
+    repeats = data.get('repeats', 1)
+    if not isinstance(repeats, int) or repeats < 1:
+        raise SuiteConfigError(f'{source}: repeats must be a positive integer')
+    return Suite(
+        name=str(data.get('name') or path.stem), datasets=tuple(names), dataset_args=dataset_args,
+        generation=dict(generation), judge=dict(judge) if judge else None, seeds=_seed_list(data.get('seeds'), source),
+        repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'), source=source)
+
+
+def pick_seeds(suite: Suite, count: Optional[int]) -> Tuple[int, ...]:
+    """The first ``count`` suite seeds, continued with the next unused integers if the list is short."""
+    if count is None:
+        return suite.seeds
+    if count < 1:
+        raise SuiteConfigError('--seeds must be at least 1')
+    seeds = list(suite.seeds[:count])
+    candidate = 0
+    while len(seeds) < count:
+        if candidate not in seeds:
+            seeds.append(candidate)
+        candidate += 1
+    return tuple(seeds)
+
+
+def endpoint_from(model: Optional[str], api_url: Optional[str], api_key: Optional[str],
+                  model_id: Optional[str] = None, judge: bool = False) -> Optional[Endpoint]:
+    """Fill an Endpoint from flags, falling back to the EVALSCOPE_PHYS_* environment variables."""
+    env = (ENV_JUDGE_MODEL, ENV_JUDGE_API_URL, ENV_JUDGE_API_KEY) if judge else (ENV_MODEL, ENV_API_URL, ENV_API_KEY)
+    model = model or os.environ.get(env[0])
+    if not model:
+        return None
+    return Endpoint(model=model, api_url=api_url or os.environ.get(env[1]),
+                    api_key=api_key or os.environ.get(env[2]) or 'EMPTY', model_id=model_id)
+
+
+def sub_run_name(seed: int) -> str:
+    """Directory name of one seed's EvalScope run inside a suite work dir."""
+    return f'seed_{seed}'
+
+
+def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, seeds: Tuple[int, ...],
+                       limit: Optional[float] = None, judge: Optional[Endpoint] = None,
+                       datasets: Optional[List[str]] = None) -> List[Tuple[int, Dict[str, Any]]]:
+    """One TaskConfig dict per seed; the seed goes both to EvalScope and to the generation config."""
+    names = list(datasets) if datasets else list(suite.datasets)
+    missing = [n for n in names if n not in suite.datasets]
+    if missing:
+        raise SuiteConfigError(f'{suite.source}: --datasets names {missing}, which the suite does not list')
+    judge_cfg: Optional[Dict[str, Any]] = None
+    if suite.judge is not None:
+        judge_cfg = dict(suite.judge)
+        if judge is not None:
+            judge_model = {'model_id': judge.model, 'api_url': judge.api_url, 'api_key': judge.api_key}
+            if 'generation_config' in judge_cfg:
+                judge_model['generation_config'] = judge_cfg.pop('generation_config')
+            judge_cfg['models'] = [judge_model]
+        elif judge_cfg.get('strategy') in ('llm', 'llm_recall'):
+            raise SuiteConfigError(
+                f'{suite.source}: judge strategy {judge_cfg["strategy"]!r} needs --judge-model '
+                f'(or {ENV_JUDGE_MODEL}) and --judge-api-url')
+        else:
+            judge_cfg.pop('generation_config', None)
+    configs = []
+    for seed in seeds:
+        cfg: Dict[str, Any] = {
+            'model': model.model,
+            'datasets': names,
+            'dataset_args': {n: copy.deepcopy(suite.dataset_args[n]) for n in names},
+            'generation_config': {**suite.generation, 'seed': seed},
+            'seed': seed,
+            'repeats': suite.repeats,
+            'work_dir': str(Path(work_dir) / sub_run_name(seed)),
+            'no_timestamp': True,
+        }
+        if model.model_id:
+            cfg['model_id'] = model.model_id
+        if model.api_url:
+            cfg.update(api_url=model.api_url, api_key=model.api_key, eval_type='openai_api')
+        if suite.eval_batch_size:
+            cfg['eval_batch_size'] = suite.eval_batch_size
+        effective_limit = limit if limit is not None else suite.limit
+        if effective_limit is not None:
+            cfg['limit'] = effective_limit
+        if judge_cfg is not None:
+            cfg['judge'] = copy.deepcopy(judge_cfg)
+        configs.append((seed, cfg))
+    return configs
