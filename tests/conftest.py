@@ -1,0 +1,68 @@
+"""Shared test helpers: where the shared public data lives, and a real `evalscope eval` run."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = (ROOT / '..' / 'shared' / 'data').resolve()
+
+
+@pytest.fixture(scope='session')
+def shared_data() -> Path:
+    """``../shared/data``; tests that need it skip, with a message, where it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f'shared public data not found at {SHARED_DATA}')
+    return SHARED_DATA
+
+
+@dataclass
+class EvalRun:
+    """What one `evalscope eval` subprocess left behind."""
+
+    process: subprocess.CompletedProcess
+    work_dir: Path
+
+    @property
+    def reports(self) -> Dict[str, Dict[str, Any]]:
+        return {p.stem: json.loads(p.read_text()) for p in self.work_dir.rglob('reports/*/*.json')}
+
+    def reviews(self, dataset: str) -> List[Dict[str, Any]]:
+        rows = []
+        for path in sorted(self.work_dir.rglob(f'reviews/*/{dataset}_*.jsonl')):
+            rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return rows
+
+    def metric(self, dataset: str, name: str) -> Dict[str, Any]:
+        report = self.reports[dataset]
+        return next(m for m in report['metrics'] if m['identity']['name'] == name)
+
+
+def run_evalscope_eval(api_url: str, datasets: Sequence[str], dataset_args: Dict[str, Any], work_dir: Path,
+                       extra: Sequence[str] = (), judge: Optional[Dict[str, Any]] = None,
+                       generation: Optional[Dict[str, Any]] = None, timeout: float = 600) -> EvalRun:
+    """The real CLI in a subprocess, as a user would type it, against a local server."""
+    gen = {'temperature': 0.0, 'max_tokens': 1024, 'timeout': 20, 'retries': 0}
+    gen.update(generation or {})
+    cmd = [sys.executable, '-m', 'evalscope.cli.cli', 'eval', '--model', 'replay', '--api-url', api_url,
+           '--api-key', 'EMPTY', '--eval-type', 'openai_api', '--datasets', *datasets,
+           '--dataset-args', json.dumps(dataset_args), '--generation-config', json.dumps(gen),
+           '--eval-batch-size', '4', '--work-dir', str(work_dir), '--no-timestamp', *extra]
+    if judge is not None:
+        cmd += ['--judge', json.dumps(judge)]
+    env = {**os.environ, 'HF_HUB_OFFLINE': '1', 'TOKENIZERS_PARALLELISM': 'false'}
+    process = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(work_dir.parent))
+    return EvalRun(process, work_dir)
+
+
+@pytest.fixture()
+def evalscope_eval():
+    """``evalscope_eval(api_url, datasets, dataset_args, work_dir, ...) -> EvalRun``."""
+    return run_evalscope_eval
