@@ -1,0 +1,61 @@
+"""Paired statistics: golden values, including Physics-R1's translation-drift case."""
+import pytest
+
+from evalscope_phys.suite.stats import compare_paired, mcnemar_exact, paired_bootstrap_ci, paired_counts, sign_test
+
+
+def paper_case():
+    """59 paired problems; A right on 18, B on 8; discordant 13 (A only) / 3 (B only)."""
+    a = [1] * 5 + [1] * 13 + [0] * 3 + [0] * 38
+    b = [1] * 5 + [0] * 13 + [1] * 3 + [0] * 38
+    return a, b
+
+
+def test_paper_case_matches_reported_p_values():
+    a, b = paper_case()
+    result = compare_paired(a, b, seed=0)
+    assert result.counts.n == 59 and result.counts.discordant == 16
+    assert (result.counts.a_only, result.counts.b_only) == (13, 3)
+    assert sum(a) == 18 and sum(b) == 8
+    assert round(result.sign_test_p_greater, 3) == 0.011
+    assert round(result.mcnemar_exact_p, 3) == 0.021
+    # exact binomial tails: P(X >= 13 | 16, 1/2) = 697 / 65536
+    assert result.sign_test_p_greater == pytest.approx(697 / 65536, rel=1e-12)
+    assert result.mcnemar_exact_p == pytest.approx(2 * 697 / 65536, rel=1e-12)
+    assert result.diff == pytest.approx(10 / 59)
+
+
+@pytest.mark.parametrize('a_only, b_only, greater, two_sided', [
+    (0, 0, 1.0, 1.0),  # no discordant pairs: no evidence either way
+    (1, 0, 0.5, 1.0),
+    (3, 0, 0.125, 0.25),
+    (5, 5, 0.623046875, 1.0),  # P(X >= 5 | 10) = 638 / 1024
+    (0, 4, 1.0, 0.125),
+])
+def test_sign_and_mcnemar_hand_values(a_only, b_only, greater, two_sided):
+    assert sign_test(a_only, b_only, 'greater') == pytest.approx(greater)
+    assert mcnemar_exact(a_only, b_only) == pytest.approx(two_sided)
+
+
+def test_counts_reject_bad_input():
+    with pytest.raises(ValueError, match='length'):
+        paired_counts([1, 0], [1])
+    with pytest.raises(ValueError, match='0 or 1'):
+        paired_counts([1, 2], [1, 0])
+
+
+def test_bootstrap_is_reproducible_with_a_seed_and_brackets_the_difference():
+    a, b = paper_case()
+    first = paired_bootstrap_ci(a, b, seed=7, resamples=2000)
+    again = paired_bootstrap_ci(a, b, seed=7, resamples=2000)
+    other = paired_bootstrap_ci(a, b, seed=8, resamples=2000)
+    assert first == again
+    assert first != other
+    low, high = first
+    assert low < 10 / 59 < high
+    assert 0.0 < low  # 13 vs 3 discordant: the difference is clearly positive
+    assert high < 0.35
+
+
+def test_bootstrap_without_spread_is_a_point():
+    assert paired_bootstrap_ci([1, 0, 1], [1, 0, 1], seed=0) == (0.0, 0.0)
