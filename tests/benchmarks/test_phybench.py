@@ -1,0 +1,125 @@
+"""PHYBench: loading the release format, excluding unanswered rows, scoring through the engine, end to end."""
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import pytest
+from evalscope.api.registry import get_benchmark
+from evalscope.config import TaskConfig
+
+from evalscope_phys.benchmarks.base import DatasetUnavailableError
+from evalscope_phys.benchmarks.phybench import SUBSET_LIST
+from evalscope_phys.demo import DEMO_DIR
+from evalscope_phys.serve.replay import replay_server
+
+SAMPLE = DEMO_DIR / 'phybench_sample.json'
+REPLAY = DEMO_DIR / 'phybench_replay.jsonl'
+
+
+def adapter(dataset_args=None, **task):
+    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['phybench'],
+                        dataset_args={'phybench': dataset_args or {}}, **task)
+    return get_benchmark('phybench', config)
+
+
+def loaded(local_path) -> dict:
+    return {k: list(v) for k, v in adapter({'local_path': str(local_path)}).load_dataset().items()}
+
+
+def test_sample_file_loads_by_domain_and_excludes_the_unanswered_row(caplog):
+    with caplog.at_level(logging.WARNING):
+        data = loaded(SAMPLE)
+    assert list(data) == SUBSET_LIST
+    assert sum(len(v) for v in data.values()) == 14
+    assert {s.metadata['id'] for s in data['mechanics']} == {'d01', 'd02', 'd03'}
+    assert 'excluded 1 record(s): no reference answer (ids: d15)' in caplog.text
+
+
+def test_folder_with_the_release_file_name_loads(tmp_path):
+    release = tmp_path / 'PHYBench' / 'PHYBench-questions_v1.json'
+    release.parent.mkdir()
+    release.write_text(SAMPLE.read_text())
+    assert sum(len(v) for v in loaded(tmp_path / 'PHYBench').values()) == 14
+
+
+def test_broken_rows_are_counted_not_fatal(tmp_path, caplog):
+    rows = json.loads(SAMPLE.read_text())[:3]
+    rows += [{'id': 'x1', 'tag': 'ASTRO', 'content': 'q', 'answer': 'a'}, {'id': 'x2', 'tag': 'OPTICS', 'answer': 'a'}]
+    path = tmp_path / 'p.json'
+    path.write_text(json.dumps(rows))
+    with caplog.at_level(logging.WARNING):
+        assert sum(len(v) for v in loaded(path).values()) == 3
+    assert 'unknown tag (ids: x1)' in caplog.text and 'no problem text (ids: x2)' in caplog.text
+
+
+def test_missing_local_path_names_local_path(tmp_path):
+    with pytest.raises(DatasetUnavailableError, match='local_path'):
+        loaded(tmp_path / 'nowhere.json')
+
+
+def test_unreachable_hub_fails_fast_with_a_hint(monkeypatch):
+    monkeypatch.setenv('MODELSCOPE_DOMAIN', 'http://127.0.0.1:9')  # nothing listens on the discard port
+    start = time.monotonic()
+    with pytest.raises(DatasetUnavailableError, match=r'unreachable.*dataset_args\.phybench\.local_path'):
+        adapter().load_dataset()
+    assert time.monotonic() - start < 10
+
+
+# (problem id, the replayed answer's kind, expected strict verdict)
+DEMO_VERDICTS = [
+    ('d01', 'correct', True),
+    ('d02', 'equivalent', True),
+    ('d03', r'equivalent with \left(\right)^{1/2}', True),
+    ('d04', 'off by a factor 2', False),
+    ('d05', 'wrong exponent', False),
+    ('d07', 'expanded logarithm', True),
+    ('d08', 'wrong', False),
+    ('d09', 'truncated before the answer', False),
+    ('d10', 'correct', True),
+    ('d11', r'\dfrac', True),
+    ('d12', 'non-relativistic limit', False),
+    ('d13', r'\sqrt{k/m}', True),
+    ('d14', 'E_1 = ... inside the box', True),
+]
+
+
+@pytest.fixture(scope='module')
+def demo_run(tmp_path_factory, request):
+    from conftest import run_evalscope_eval
+
+    work = tmp_path_factory.mktemp('phybench') / 'run'
+    with replay_server(REPLAY) as url:
+        return run_evalscope_eval(url, ['phybench'], {'phybench': {'local_path': str(SAMPLE)}}, work)
+
+
+@pytest.mark.e2e
+def test_evalscope_cli_scores_the_demo_answers(demo_run):
+    assert demo_run.process.returncode == 0, demo_run.process.stderr[-3000:]
+    report = demo_run.reports['phybench']
+    assert report['primary_metric_identity']['name'] == 'eed'
+    assert report['execution_summary']['requested'] == 14 and report['execution_summary']['errored'] == 0
+    reviews = {r['sample_score']['sample_metadata']['id']: r['sample_score']['score'] for r in demo_run.reviews('phybench')}
+    for problem, kind, strict in DEMO_VERDICTS:
+        assert reviews[problem]['value']['strict_acc'] == float(strict), (problem, kind, reviews[problem])
+        assert (reviews[problem]['value']['eed'] == 100.0) == strict, (problem, kind)
+    assert 0 < reviews['d04']['value']['eed'] < 100, 'a partly right expression earns partial EED credit'
+    strict_metric = demo_run.metric('phybench', 'strict_acc')
+    assert strict_metric['num'] == 14
+
+
+@pytest.mark.integration
+def test_replayed_reference_answers_are_strictly_correct(shared_data, tmp_path, evalscope_eval):
+    """The engine must recognise PHYBench's own answers, written as the release writes them."""
+    release = shared_data / 'phybench' / 'PHYBench-fullques_v1.json'
+    rows = json.loads(release.read_text())
+    records = [{'match': row['content'], 'response': f"Final answer: {row['answer']}"} for row in rows]
+    with replay_server(records) as url:
+        run = evalscope_eval(url, ['phybench'], {'phybench': {'local_path': str(release)}}, tmp_path / 'run')
+    assert run.process.returncode == 0, run.process.stderr[-3000:]
+    strict = run.metric('phybench', 'strict_acc')
+    failures = [(r['sample_score']['sample_metadata']['id'], r['sample_score']['score']['explanation'])
+                for r in run.reviews('phybench') if r['sample_score']['score']['value'].get('strict_acc') != 1.0]
+    assert strict['num'] == len(rows) == 100
+    assert strict['score'] >= 0.97, failures
