@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .results import RunDirError, SampleResult, read_reviews, sub_runs
 
@@ -52,16 +52,16 @@ def _binary(value: float, metric: str, where: str) -> int:
 
 
 def problem_outcomes(run: Path, metric: str, dataset: Optional[str] = None,
-                     id_key: str = 'id') -> Tuple[Dict[ProblemKey, int], int]:
-    """``({(dataset, subset, problem): 0/1}, unscored count)`` for one run."""
+                     id_key: str = 'id') -> Tuple[Dict[ProblemKey, int], Set[ProblemKey]]:
+    """``({(dataset, subset, problem): 0/1}, {unscored problems})`` for one run."""
     outcomes: Dict[ProblemKey, int] = {}
-    unscored = 0
+    unscored: Set[ProblemKey] = set()
     for sample in _first_generations(run, dataset, id_key):
         key = (sample.dataset, sample.subset, sample.problem)
-        if key in outcomes:
+        if key in outcomes or key in unscored:
             raise RunDirError(f'{run}: problem {key} appears twice; pass --id-key naming a unique id field')
         if metric not in sample.values:
-            unscored += 1
+            unscored.add(key)
             continue
         outcomes[key] = _binary(sample.values[metric], metric, f'{run} {key}')
     return outcomes, unscored
@@ -77,7 +77,8 @@ def pair_runs(run_a: Path, run_b: Path, metric: str, dataset: Optional[str] = No
         raise RunDirError(f'{run_a} and {run_b} share no scored problems for {metric!r}')
     return PairedOutcomes(keys=tuple('/'.join(k) for k in shared), a=tuple(a[k] for k in shared),
                           b=tuple(b[k] for k in shared), label_a=str(run_a), label_b=str(run_b),
-                          unmatched=len(set(a) ^ set(b)), unscored=unscored_a + unscored_b)
+                          unmatched=len((set(a) | unscored_a) ^ (set(b) | unscored_b)),
+                          unscored=len(unscored_a | unscored_b))
 
 
 def pair_within(run: Path, metric: str, pair_key: str = 'pair_id', side_key: str = 'lang',

@@ -126,10 +126,10 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     source = str(path)
     if not isinstance(data, dict):
         raise SuiteConfigError(f'{source}: a suite is a mapping with at least `datasets`')
+    _check_no_secrets(data, source)
     unknown = sorted(set(data) - SUITE_KEYS)
     if unknown:
         raise SuiteConfigError(f'{source}: unknown key(s) {unknown}; allowed: {sorted(SUITE_KEYS)}')
-    _check_no_secrets(data, source)
     names = data.get('datasets')
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise SuiteConfigError(f'{source}: datasets must be a non-empty list of benchmark names')

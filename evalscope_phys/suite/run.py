@@ -64,7 +64,7 @@ def resolve_task_configs(configs: Sequence[Tuple[int, Dict[str, Any]]]) -> List[
     for seed, cfg in configs:
         task = TaskConfig.from_dict(cfg)
         text = yaml.safe_dump(task.to_dict(), sort_keys=True, allow_unicode=True)
-        rendered.append(f'# seed {seed}\n{text}')
+        rendered.append(f'--- # seed {seed}\n{text}')
     return rendered
 
 

@@ -1,0 +1,131 @@
+"""Suite YAML -> TaskConfig dicts: dataset_args resolution, seeds, secrets kept out, dry run."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from evalscope_phys.suite.config import (
+    Endpoint, SuiteConfigError, build_task_configs, endpoint_from, load_suite, pick_seeds,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(path: Path, data) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data), encoding='utf-8')
+    return path
+
+
+@pytest.fixture
+def yamls(tmp_path):
+    write(tmp_path / 'datasets' / 'phybench.yaml', {'phybench': {'local_path': '/data/p.json', 'subset_list': ['optics']}})
+    write(tmp_path / 'datasets' / 'ugphysics.yaml', {'ugphysics': {'local_path': '/data/ug'}})
+    return tmp_path
+
+
+def suite_file(root: Path, **data) -> Path:
+    base = {'name': 's', 'datasets': ['phybench', 'ugphysics'], 'generation': {'temperature': 0.6},
+            'seeds': [0, 1, 2], 'judge': {'strategy': 'rule'}}
+    base.update(data)
+    return write(root / 'suites' / 's.yaml', base)
+
+
+def test_dataset_args_come_from_dataset_yamls_with_suite_overrides(yamls):
+    suite = load_suite(suite_file(yamls, dataset_args={'phybench': {'subset_list': ['mechanics']}}))
+    assert suite.dataset_args == {'phybench': {'local_path': '/data/p.json', 'subset_list': ['mechanics']},
+                                  'ugphysics': {'local_path': '/data/ug'}}
+    assert suite.seeds == (0, 1, 2)
+
+
+def test_one_task_config_per_seed_with_seed_in_generation(yamls, tmp_path):
+    suite = load_suite(suite_file(yamls))
+    model = Endpoint(model='qwen', api_url='http://127.0.0.1:1/v1', api_key='k')
+    configs = build_task_configs(suite, model, tmp_path / 'out', pick_seeds(suite, 2), limit=5)
+    assert [seed for seed, _ in configs] == [0, 1]
+    seed, cfg = configs[1]
+    assert cfg['generation_config'] == {'temperature': 0.6, 'seed': 1}
+    assert cfg['seed'] == 1 and cfg['limit'] == 5 and cfg['no_timestamp'] is True
+    assert cfg['work_dir'] == str(tmp_path / 'out' / 'seed_1')
+    assert cfg['datasets'] == ['phybench', 'ugphysics']
+    assert cfg['api_url'] == 'http://127.0.0.1:1/v1' and cfg['eval_type'] == 'openai_api'
+    assert cfg['judge'] == {'strategy': 'rule'}
+
+
+def test_pick_seeds_extends_a_short_list():
+    suite = type('S', (), {'seeds': (5, 7)})()
+    assert pick_seeds(suite, None) == (5, 7)
+    assert pick_seeds(suite, 1) == (5, )
+    assert pick_seeds(suite, 4) == (5, 7, 0, 1)
+
+
+@pytest.mark.parametrize('extra, message', [
+    ({'api_key': 'sk-1'}, 'api_key is not allowed'),
+    ({'model': 'gpt'}, 'model is not allowed'),
+    ({'judge': {'strategy': 'llm', 'models': [{'model_id': 'j'}]}}, 'judge.models is not allowed'),
+    ({'judge': {'strategy': 'llm', 'contract': {}}}, 'judge may only set'),
+    ({'generation': {'api_url': 'http://x'}}, 'generation.api_url is not allowed'),
+    ({'datsets': ['x']}, 'unknown key'),
+    ({'datasets': ['phybench', 'phybench']}, 'twice'),
+    ({'datasets': ['nobench']}, 'no dataset YAML for'),
+    ({'seeds': [1, 1]}, 'seeds repeat'),
+    ({'dataset_args': {'other': {}}}, 'keyed by listed datasets'),
+])
+def test_bad_suites_are_rejected_with_the_file_named(yamls, extra, message):
+    path = suite_file(yamls, **extra)
+    with pytest.raises(SuiteConfigError, match=message) as info:
+        load_suite(path)
+    assert str(yamls) in str(info.value)
+
+
+def test_llm_judge_needs_a_judge_endpoint(yamls, tmp_path):
+    suite = load_suite(suite_file(yamls, judge={'strategy': 'llm', 'generation_config': {'temperature': 0}}))
+    model = Endpoint(model='m')
+    with pytest.raises(SuiteConfigError, match='--judge-model'):
+        build_task_configs(suite, model, tmp_path, (0, ))
+    judge = Endpoint(model='judge', api_url='http://127.0.0.1:2/v1', api_key='jk')
+    [(_, cfg)] = build_task_configs(suite, model, tmp_path, (0, ), judge=judge)
+    assert cfg['judge'] == {'strategy': 'llm', 'models': [
+        {'model_id': 'judge', 'api_url': 'http://127.0.0.1:2/v1', 'api_key': 'jk', 'generation_config': {'temperature': 0}}]}
+
+
+def test_endpoint_falls_back_to_environment(monkeypatch):
+    monkeypatch.setenv('EVALSCOPE_PHYS_MODEL', 'env-model')
+    monkeypatch.setenv('EVALSCOPE_PHYS_API_KEY', 'env-key')
+    assert endpoint_from(None, None, None) == Endpoint(model='env-model', api_url=None, api_key='env-key')
+    assert endpoint_from('flag', 'http://u', 'k').model == 'flag'
+    monkeypatch.delenv('EVALSCOPE_PHYS_MODEL')
+    assert endpoint_from(None, None, None) is None
+
+
+def test_repo_suites_parse_and_keep_secrets_out():
+    for path in sorted((REPO / 'yamls' / 'suites').glob('*.yaml')):
+        data = yaml.safe_load(path.read_text())
+        assert data['datasets'] and data['seeds'], path
+        assert 'api_key' not in path.read_text() and 'api_url' not in path.read_text()
+
+
+def test_dry_run_prints_validated_task_configs_without_secrets(yamls, tmp_path):
+    path = suite_file(yamls)
+    out = tmp_path / 'never_created'
+    result = subprocess.run(
+        [sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(path), '--model', 'qwen', '--api-url',
+         'http://127.0.0.1:9/v1', '--seeds', '2', '--limit', '3', '--work-dir', str(out), '--dry-run'],
+        capture_output=True, text=True, timeout=120, env={**__import__('os').environ, 'EVALSCOPE_PHYS_API_KEY': 'sekrit'})
+    assert result.returncode == 0, result.stderr
+    docs = list(yaml.safe_load_all(result.stdout))
+    assert [d['seed'] for d in docs] == [0, 1]
+    assert docs[1]['generation_config']['seed'] == 1 and docs[1]['limit'] == 3
+    assert docs[0]['dataset_args']['phybench']['subset_list'] == ['optics']
+    assert docs[0]['work_dir'] == str(out / 'seed_0')
+    assert 'sekrit' not in result.stdout
+    assert not out.exists()
+
+
+def test_cli_reports_config_errors(yamls):
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run',
+                             str(suite_file(yamls, api_key='x')), '--model', 'm', '--dry-run'],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and 'api_key is not allowed' in result.stderr

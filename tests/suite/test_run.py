@@ -1,0 +1,70 @@
+"""Suite runner: one sub-run per seed, finished seeds skipped, unfinished ones resumed from cache."""
+import json
+from pathlib import Path
+
+from evalscope_phys.suite.config import Endpoint, Suite, build_task_configs
+from evalscope_phys.suite.run import redact, run_suite
+
+from .synthetic import report, review_line, write_report, write_reviews
+
+
+def make_suite(repeats=1):
+    return Suite(name='t', datasets=('phybench', ), dataset_args={'phybench': {}}, generation={}, judge=None,
+                 seeds=(0, 1), repeats=repeats)
+
+
+class RecordingRunTask:
+    """Stands in for evalscope's run_task: records each call and writes what a finished run leaves."""
+
+    def __init__(self, incomplete_seeds=()):
+        self.calls = []
+        self.incomplete_seeds = set(incomplete_seeds)
+
+    def __call__(self, cfg):
+        self.calls.append(cfg)
+        run = Path(cfg['work_dir'])
+        seed = cfg['seed']
+        (run / 'configs').mkdir(parents=True, exist_ok=True)
+        lines = [review_line(i, {'strict_acc': float((i + seed) % 2)}, str(i % 2), group=i // 2, generation=i % 2)
+                 for i in range(4)]
+        write_reviews(run, 'phybench', 'optics', lines)
+        write_report(run, report('phybench', {'strict_acc': (0.5, 4)}, incomplete=seed in self.incomplete_seeds))
+
+
+def test_runs_each_seed_then_skips_finished_and_resumes_unfinished(tmp_path):
+    suite = make_suite()
+    configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'secret'), tmp_path, suite.seeds)
+    first = RecordingRunTask(incomplete_seeds={1})
+    outcomes = run_suite(suite, configs, tmp_path, run_task=first)
+    assert [(o.seed, o.status) for o in outcomes] == [(0, 'ran'), (1, 'ran')]
+    assert [c['work_dir'] for c in first.calls] == [str(tmp_path / 'seed_0'), str(tmp_path / 'seed_1')]
+    assert all('use_cache' not in c for c in first.calls)
+
+    second = RecordingRunTask()
+    outcomes = run_suite(suite, configs, tmp_path, run_task=second)
+    assert [(o.seed, o.status) for o in outcomes] == [(0, 'skipped'), (1, 'resumed')]
+    assert len(second.calls) == 1 and second.calls[0]['use_cache'] == str(tmp_path / 'seed_1')
+
+    third = RecordingRunTask()
+    assert [o.status for o in run_suite(suite, configs, tmp_path, run_task=third)] == ['skipped', 'skipped']
+    assert third.calls == []
+
+
+def test_manifest_has_no_keys(tmp_path):
+    suite = make_suite()
+    configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'secret'), tmp_path, suite.seeds)
+    run_suite(suite, configs, tmp_path, run_task=RecordingRunTask())
+    text = (tmp_path / 'suite.json').read_text()
+    assert 'secret' not in text
+    assert json.loads(text)['seeds'] == [0, 1]
+    assert redact({'a': [{'api_key': 'x'}], 'api_key': ''}) == {'a': [{'api_key': '***'}], 'api_key': ''}
+
+
+def test_repeats_write_kmetrics_per_seed(tmp_path):
+    suite = make_suite(repeats=2)
+    configs = build_task_configs(suite, Endpoint('m'), tmp_path, suite.seeds)
+    run_suite(suite, configs, tmp_path, run_task=RecordingRunTask())
+    data = json.loads((tmp_path / 'seed_0' / 'kmetrics' / 'm' / 'phybench.json').read_text())
+    pass2 = [m for m in data['metrics'] if m['identity'] == {'name': 'strict_acc', 'aggregation': 'pass_at_k',
+                                                             'dimensions': {'k': 2}}]
+    assert pass2[0]['score'] == 1.0 and pass2[0]['num'] == 2  # each problem has one right of two
