@@ -4,7 +4,8 @@ Grammar (comma-separated items, request numbers count chat-completion POSTs from
 
     3:500          request 3 gets HTTP 500
     5:slow         request 5 stalls for --slow-seconds before answering (longer than the client timeout)
-    7:badjson      request 7 gets HTTP 200 with a truncated, unparsable JSON body
+    7:badjson      request 7 gets HTTP 200 with a truncated, unparsable JSON body (a streaming
+                   request gets one SSE event carrying that body)
     every=4:500    requests 4, 8, 12, ... get HTTP 500
 
 An explicit request number wins over a periodic item; two items claiming the same request number

@@ -138,8 +138,13 @@ class ReplayHandler(BaseHTTPRequestHandler):
             self._error(404, f'unknown path {self.path}', 'unknown_path')
 
     def do_POST(self) -> None:  # noqa: N802 (stdlib name)
-        length = int(self.headers.get('Content-Length') or 0)
-        raw = self.rfile.read(length) if length else b''
+        try:
+            length = int(self.headers.get('Content-Length') or 0)
+        except ValueError:
+            self.close_connection = True
+            self._error(400, 'bad request: Content-Length is not a number', 'invalid_request')
+            return
+        raw = self.rfile.read(length) if length > 0 else b''
         if self.path.split('?', 1)[0].rstrip('/') not in ('/v1/chat/completions', '/chat/completions'):
             self._error(404, f'unknown path {self.path}; this server speaks POST /v1/chat/completions',
                         'unknown_path')
@@ -147,17 +152,24 @@ class ReplayHandler(BaseHTTPRequestHandler):
         number, fault = self.server.counter.next()
         if fault is not None:
             sys.stderr.write(f'[replay] request {number}: injecting fault {fault}\n')
+        try:
+            body = json.loads(raw.decode('utf-8') or 'null')
+        except ValueError:
+            body = None
+        streaming = isinstance(body, dict) and bool(body.get('stream'))
         if fault == '500':
             self._error(500, f'injected fault: HTTP 500 on request {number}', 'injected_fault', 'server_error')
+            return
+        if fault == 'badjson':  # before selecting, so a faulted request does not advance a cycle
+            if streaming:
+                self._send(200, b'data: ' + BAD_JSON_BODY + b'\n\ndata: [DONE]\n\n', 'text/event-stream')
+            else:
+                self._send(200, BAD_JSON_BODY)
             return
         if fault == 'slow' and self.server.stopping.wait(self.server.slow_seconds):
             self.close_connection = True  # shutting down: drop the stalled request
             return
-        if fault == 'badjson':  # before selecting, so a faulted request does not advance a cycle
-            self._send(200, BAD_JSON_BODY)
-            return
         try:
-            body = json.loads(raw.decode('utf-8') or 'null')
             if not isinstance(body, dict):
                 raise ReplayError('request body must be a JSON object')
             completion = self._complete(body, number)
@@ -171,8 +183,9 @@ class ReplayHandler(BaseHTTPRequestHandler):
         except (ReplayError, ValueError, TypeError) as exc:
             self._error(400, f'bad request: {exc}', 'invalid_request')
             return
-        if body.get('stream'):
-            self._stream(completion, bool((body.get('stream_options') or {}).get('include_usage')))
+        if streaming:
+            options = body.get('stream_options')
+            self._stream(completion, isinstance(options, dict) and bool(options.get('include_usage')))
         else:
             self._json(200, completion)
 

@@ -161,6 +161,13 @@ def test_badjson_fault_is_an_unparsable_200():
         assert ask(url, BLOCK).choices
 
 
+def test_badjson_fault_in_a_stream_is_an_unparsable_event():
+    with replay_server(RECORDS, faults='1:badjson') as url:
+        with pytest.raises(ValueError):
+            list(ask(url, BLOCK, stream=True))
+        assert ''.join(c.choices[0].delta.content or '' for c in ask(url, BLOCK, stream=True) if c.choices)
+
+
 def test_periodic_faults_count_concurrent_requests_exactly():
     with replay_server(RECORDS, faults='every=5:500') as url:
         def one(_):
