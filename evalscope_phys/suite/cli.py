@@ -62,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     outcomes = run_suite(suite, configs, work_dir)
     for outcome in outcomes:
-        print(f'seed {outcome.seed}: {outcome.status} {outcome.path}')
+        print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
     print(f'suite output: {work_dir}\nscore it: scripts/score_reports.sh {work_dir}')
+    unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
+    if unfinished:
+        print(f'seeds {unfinished} did not finish cleanly; run the same command again to resume them',
+              file=sys.stderr)
+        return 1
     return 0

@@ -220,6 +220,9 @@ def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, see
             'repeats': suite.repeats,
             'work_dir': str(Path(work_dir) / sub_run_name(seed)),
             'no_timestamp': True,
+            # a failed request is counted in execution_summary.errored instead of aborting the seed;
+            # the next `suite run` of the same work dir asks only for those samples again
+            'ignore_errors': True,
         }
         if model.model_id:
             cfg['model_id'] = model.model_id

@@ -60,7 +60,7 @@ def plot_eed_histogram(benchmark: str, values: Sequence[float], out: Path) -> Pa
     ax.set_xlabel('EED score (0-100)')
     ax.set_ylabel('answers')
     ax.set_xlim(0, 100)
-    ax.set_title(f'{benchmark}: EED per answer (n = {len(values)}, mean {np.mean(values):.1f})')
+    ax.set_title(f'{benchmark}: EED per answer, all seeds (n = {len(values)}, mean {np.mean(values):.1f})')
     fig.tight_layout()
     path = out / f'eed_hist_{benchmark}.png'
     fig.savefig(path)
@@ -79,7 +79,7 @@ def plot_domain_bars(benchmark: str, subsets: Dict[str, List[float]], metric: st
     ax.set_ylabel(metric)
     ax.set_ylim(0, max(1.0, max(m + s for m, s in zip(means, stds))))
     ax.set_title(f'{benchmark}: {metric} by domain (mean ± std over {seeds} seed{"s" if seeds > 1 else ""})')
-    ax.tick_params(axis='x', labelrotation=30)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha='right')
     fig.tight_layout()
     path = out / f'domain_{metric}_{benchmark}.png'
     fig.savefig(path)

@@ -28,7 +28,8 @@ class SubRunOutcome:
 
     seed: int
     path: Path
-    status: str  # 'skipped' (already complete), 'resumed', 'ran'
+    status: str  # 'skipped' (already complete), 'resumed', 'ran', 'incomplete' (errored samples), 'failed'
+    error: str = ''
 
 
 def _complete(run: Path, datasets: Sequence[str]) -> bool:
@@ -99,7 +100,14 @@ def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_
                 status = 'resumed'
             print(f'[suite {suite.name}] seed {seed} ({index}/{len(configs)}): {status} -> {sub_run}',
                   file=sys.stderr, flush=True)
-            run_task(cfg)
+            try:
+                run_task(cfg)
+            except Exception as exc:  # one seed's failure must not lose the others; a re-run resumes it
+                print(f'[suite {suite.name}] seed {seed} failed: {type(exc).__name__}: {exc}', file=sys.stderr)
+                outcomes.append(SubRunOutcome(seed, sub_run, 'failed', f'{type(exc).__name__}: {exc}'))
+                continue
+            if not _complete(sub_run, cfg['datasets']):
+                status = 'incomplete'
         if suite.repeats > 1:
             write_kmetrics(sub_run, suite.repeats)
         outcomes.append(SubRunOutcome(seed, sub_run, status))

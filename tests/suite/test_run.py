@@ -36,7 +36,7 @@ def test_runs_each_seed_then_skips_finished_and_resumes_unfinished(tmp_path):
     configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'secret'), tmp_path, suite.seeds)
     first = RecordingRunTask(incomplete_seeds={1})
     outcomes = run_suite(suite, configs, tmp_path, run_task=first)
-    assert [(o.seed, o.status) for o in outcomes] == [(0, 'ran'), (1, 'ran')]
+    assert [(o.seed, o.status) for o in outcomes] == [(0, 'ran'), (1, 'incomplete')]
     assert [c['work_dir'] for c in first.calls] == [str(tmp_path / 'seed_0'), str(tmp_path / 'seed_1')]
     assert all('use_cache' not in c for c in first.calls)
 
@@ -68,3 +68,19 @@ def test_repeats_write_kmetrics_per_seed(tmp_path):
     pass2 = [m for m in data['metrics'] if m['identity'] == {'name': 'strict_acc', 'aggregation': 'pass_at_k',
                                                              'dimensions': {'k': 2}}]
     assert pass2[0]['score'] == 1.0 and pass2[0]['num'] == 2  # each problem has one right of two
+
+
+def test_a_crashing_seed_does_not_stop_the_others(tmp_path):
+    suite = make_suite()
+    configs = build_task_configs(suite, Endpoint('m'), tmp_path, suite.seeds)
+    recorder = RecordingRunTask()
+
+    def flaky(cfg):
+        if cfg['seed'] == 0:
+            raise ConnectionError('endpoint went away')
+        recorder(cfg)
+
+    outcomes = run_suite(suite, configs, tmp_path, run_task=flaky)
+    assert [(o.seed, o.status) for o in outcomes] == [(0, 'failed'), (1, 'ran')]
+    assert 'endpoint went away' in outcomes[0].error
+    assert configs[0][1]['ignore_errors'] is True  # failed requests are counted, not fatal
