@@ -1,0 +1,202 @@
+"""Rules decide first; an LLM judge only sees the answers the rules cannot decide.
+
+Why: a judge call costs money and adds noise, and our engine already decides most physics
+answers exactly (units, tolerance, symbolic equivalence). Upstream judge modes send every answer
+that is not an exact string match to the judge; here only the undecidable rest goes.
+
+**What "the rules cannot decide" means** (:func:`undecided_reason`). The rules decide an answer when
+the engine found it correct (strict or lenient), or read both sides and found them different
+(``not_equivalent``, ``dimension_mismatch``, ``count_mismatch``), or found no answer at all
+(``no_answer``: there is nothing to judge). They cannot decide when
+
+- ``unscored``: the engine gave no verdict (timeout, crashed worker, input over the size limits,
+  an unreadable reference; see :data:`evalscope_phys.scoring.verdict.UNSCORED_REASONS`);
+- ``unparseable_answer``: the answer is not a number or expression the engine can read;
+- ``text_answer``: the reference or the answer is words, not a number/expression ("counterclockwise",
+  "the ball moves left"): the engine may still read letters as symbols, so its "different" is not
+  trusted and the judge decides.
+
+**Metrics** (only when a judge is configured): ``judged`` is 1 for an answer sent to the judge and 0
+for a rule-decided one, so its mean is the share judged; ``cannot_judge`` is the share of a sample's
+judged answers for which the judge replied ``cannot_judge`` (0 for rule-decided samples), so its mean
+is the share of all answers the judge could not judge. A judged answer gets the judge's decision as
+``strict_acc`` and ``lenient_acc``; a ``cannot_judge`` answer keeps its rule score (not correct by
+rule) and is counted in ``cannot_judge``. ``eed`` and ``scored`` always stay the engine's. A judge
+that fails (unreachable, unparseable reply) falls back to the rule score with status ``degraded``,
+as EvalScope does, and shows in the report's ``judge_summary``.
+
+**Use**: subclass :class:`RulesFirstJudgeMixin` before EvalScope's adapter class and keep the
+engine's verdict in ``Score.metadata['verdict']`` (as :func:`~evalscope_phys.scoring.metrics.verdict_score`
+does). A judge is used when ``--judge`` names models (strategy ``auto`` or ``llm``); ``rule`` never
+judges. Adapters with several answers per sample override :meth:`RulesFirstJudgeMixin.judge_pending`
+and :meth:`RulesFirstJudgeMixin.judge_resolve`. The prompt is ``judge_prompt.txt`` beside this file.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Dict, Literal, Mapping, Optional, Tuple, Union
+
+from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
+from evalscope.api.judge.contracts import OutputContract
+from evalscope.api.messages import ChatMessageUser
+from evalscope.api.metric import Score
+from evalscope.constants import JudgeStrategy, ScoringPolicy
+from pydantic import BaseModel
+
+from evalscope_phys.scoring.metrics import LENIENT, STRICT
+from evalscope_phys.scoring.units import parse_unit
+from evalscope_phys.scoring.verdict import UNSCORED_REASONS, Verdict
+
+JUDGED = 'judged'
+CANNOT_JUDGE = 'cannot_judge'
+JUDGE_PROMPT_FILE = Path(__file__).with_name('judge_prompt.txt')
+#: the judge sees at most this much of an answer (its end, where the result is)
+MAX_JUDGED_ANSWER_CHARS = 4000
+#: engine reasons meaning "both sides were read and differ": the rules decided "wrong"
+DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch', 'no_answer'})
+#: words that are mathematics, not prose, when they appear outside a LaTeX command
+MATH_WORDS = frozenset({'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
+                        'tanh', 'exp', 'log', 'sqrt', 'max', 'min', 'det', 'const'})
+#: one-word text answers too short for the length rule in :func:`is_text_answer`
+ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero'})
+_COMMAND_RE = re.compile(r'\\[A-Za-z]+')
+_WORD_RE = re.compile(r'[A-Za-z]+')
+
+Decision = Optional[bool]
+"""The judge's decision on one answer: True equivalent, False not, None cannot judge."""
+Pending = Mapping[str, Tuple[str, str]]
+"""Answers the rules could not decide: case key -> (reference, answer)."""
+Resolver = Callable[[Dict[str, float], Dict[str, Decision]], Dict[str, float]]
+"""(rule metric values, judge decisions by case key) -> final metric values."""
+
+
+class EquivalenceVerdict(BaseModel):
+    """The judge's reply for one answer."""
+
+    reasoning: str = ''
+    verdict: Literal['equivalent', 'not_equivalent', 'cannot_judge']
+
+
+EQUIVALENCE_CONTRACT = OutputContract(schema_model=EquivalenceVerdict)
+
+
+def is_text_answer(text: str) -> bool:
+    """True when ``text`` is words rather than a number/expression (units and function names aside).
+
+    Two or more prose words, one word of four letters or more, or a yes/no/true/false word make
+    text; ``46.3 \\mathrm{kN}``, ``9.8 meters`` and ``\\frac{mgL}{2}`` do not.
+    """
+    stripped = _COMMAND_RE.sub(' ', text or '')
+    words = [w for w in _WORD_RE.findall(stripped)
+             if len(w) >= 3 or w.lower() in ANSWER_WORDS]
+    prose = [w for w in words if w.lower() not in MATH_WORDS and parse_unit(w) is None]
+    if any(w.lower() in ANSWER_WORDS for w in prose):
+        return True
+    return len(prose) >= 2 or any(len(w) >= 4 for w in prose)
+
+
+def undecided_reason(verdict: Union[Verdict, Mapping[str, Any]], reference: str) -> Optional[str]:
+    """Why the rules cannot decide this answer (see the module docstring), or None when they did."""
+    get = verdict.get if isinstance(verdict, Mapping) else lambda key: getattr(verdict, key, None)
+    reason = str(get('reason') or '')
+    if reason in UNSCORED_REASONS:
+        return 'unscored'
+    if get('strict') or get('lenient') or reason == 'no_answer':
+        return None
+    if reason == 'unparseable_answer':
+        return 'unparseable_answer'
+    if is_text_answer(reference) or is_text_answer(str(get('extracted') or '')):
+        return 'text_answer'
+    if reason in DECIDED_WRONG_REASONS:
+        return None
+    return f'unknown_reason:{reason}'  # a reason this module does not know: let the judge look
+
+
+@lru_cache(maxsize=1)
+def _prompt_template() -> str:
+    return JUDGE_PROMPT_FILE.read_text(encoding='utf-8')
+
+
+def judge_prompt(question: str, reference: str, answer: str) -> str:
+    """The judge prompt for one answer; placeholders are filled once, so braces in answers are safe."""
+    values = {'question': question.strip(), 'reference': reference.strip(),
+              'answer': (answer or '').strip()[-MAX_JUDGED_ANSWER_CHARS:] or '(no answer)'}
+    return re.sub(r'\{(question|reference|answer)\}', lambda m: values[m.group(1)], _prompt_template())
+
+
+def resolve_single(value: Dict[str, float], decisions: Dict[str, Decision]) -> Dict[str, float]:
+    """One answer per sample: the judge's decision becomes strict and lenient accuracy."""
+    out = dict(value)
+    for decision in decisions.values():
+        if decision is not None:
+            out[STRICT] = out[LENIENT] = float(decision)
+    return out
+
+
+def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
+                      resolve: Resolver = resolve_single) -> JudgeDefinition:
+    """Skip the judge when nothing is pending; otherwise one equivalence case per pending answer."""
+    if not pending:
+        decided = rule_score.model_copy(deep=True)
+        decided.value = {**decided.value, JUDGED: 0.0, CANNOT_JUDGE: 0.0}
+        return JudgeDefinition.skip(decided, reason='rule_decided')
+
+    cases = [JudgeCase(case_id=key, output_contract=EQUIVALENCE_CONTRACT, metadata={'reference': ref, 'answer': ans})
+             for key, (ref, ans) in pending.items()]
+
+    def request(case, placement, completed, context) -> JudgeRequest:
+        prompt = judge_prompt(question, case.metadata['reference'], case.metadata['answer'])
+        return JudgeRequest(messages=[ChatMessageUser(content=prompt + case.output_contract.instruction())])
+
+    def reduce(verdicts, context) -> ReducedVerdict:
+        labels = {v.case_id: v.value.verdict for v in verdicts}
+        decisions = {key: {'equivalent': True, 'not_equivalent': False}.get(label) for key, label in labels.items()}
+        value = resolve(dict(rule_score.value), decisions)
+        value[JUDGED] = 1.0
+        value[CANNOT_JUDGE] = sum(d is None for d in decisions.values()) / len(decisions)
+        return ReducedVerdict(value=value, metadata={'judge_labels': labels})
+
+    def finalize(score: Score, review, context) -> Score:
+        score.main_score_name = rule_score.main_score_name
+        score.explanation = f'{rule_score.explanation or ""}; judged: {sorted(pending)}'
+        score.metadata = {**(rule_score.metadata or {}), **(score.metadata or {}),
+                          'judge_pending': {key: ref_ans[0] for key, ref_ans in pending.items()}}
+        return score
+
+    return JudgeDefinition(cases=cases, request=request, reduce=reduce, finalize=finalize,
+                           main_score_name=rule_score.main_score_name)
+
+
+class RulesFirstJudgeMixin:
+    """Adapter mixin: rule score first, the judge for what :func:`undecided_reason` flags."""
+
+    scoring_policy = ScoringPolicy.RULE_DEFAULT
+
+    @property
+    def use_llm_judge(self) -> bool:
+        """``--judge`` with models turns the judge on under ``auto`` too; ``rule`` keeps it off."""
+        strategy = self.judge_strategy
+        if strategy == JudgeStrategy.RULE:
+            return False
+        if strategy in (JudgeStrategy.LLM, JudgeStrategy.LLM_RECALL):
+            return True
+        return bool(self._judge_config.models)
+
+    def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
+        """The answers to judge: by default the one answer whose verdict is in ``rule_score.metadata``."""
+        verdict = (rule_score.metadata or {}).get('verdict') or {}
+        if undecided_reason(verdict, context.reference) is None:
+            return {}
+        answer = verdict.get('extracted') or context.filtered_prediction or context.original_prediction
+        return {'answer': (context.reference, answer)}
+
+    def judge_resolve(self, value: Dict[str, float], decisions: Dict[str, Decision]) -> Dict[str, float]:
+        return resolve_single(value, decisions)
+
+    def judge_definition(self, context) -> JudgeDefinition:
+        rule_score = self.match_score(context.original_prediction, context.filtered_prediction,
+                                      context.reference, context.task_state)
+        return rules_first_judge(rule_score, question=context.task_state.input_text,
+                                 pending=self.judge_pending(rule_score, context), resolve=self.judge_resolve)
