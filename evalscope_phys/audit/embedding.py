@@ -25,6 +25,9 @@ REFERENCE_MODEL = 'mxbai-embed-large-v1'
 _SQLITE_BATCH = 512  # rows per cache transaction: a crash loses at most one embedding batch
 
 
+_LOADED: dict = {}  # (path, device) -> model: several pools/eval sets (and tests) load a model once
+
+
 class EmbeddingError(RuntimeError):
     """An embedder that cannot be loaded or an endpoint that answers badly."""
 
@@ -76,7 +79,10 @@ class SentenceTransformerEmbedder:
             raise EmbeddingError('sentence-transformers is not installed (pip install "evalscope-phys[audit]")'
                                  ) from exc
         try:
-            self._model = SentenceTransformer(self._path, device=device)
+            key = (self._path, device)
+            if key not in _LOADED:
+                _LOADED[key] = SentenceTransformer(self._path, device=device)
+            self._model = _LOADED[key]
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f'cannot load embedding model {name_or_path!r} from {self._path!r} offline '
                                  f'({type(exc).__name__}: {exc}); give a local directory with --embed-model'
@@ -159,11 +165,13 @@ class EmbeddingCache:
 
 @dataclass(frozen=True)
 class EmbedStats:
-    """How many texts a call embedded versus found in the cache."""
+    """How many texts a call embedded versus found in the cache (repeated texts are embedded once)."""
 
     total: int
     embedded: int
+    """Distinct texts sent to the model."""
     cached: int
+    """Texts whose vector was already in the cache."""
 
 
 def embed_texts(embedder: Embedder, texts: Sequence[str], cache: Optional[EmbeddingCache] = None,
@@ -172,10 +180,11 @@ def embed_texts(embedder: Embedder, texts: Sequence[str], cache: Optional[Embedd
     """Embeddings of ``texts`` (rows normalised), computing only those missing from ``cache``."""
     keys = [text_key(embedder.model_id, t) for t in texts]
     found = cache.get_many(list(dict.fromkeys(keys))) if cache else {}
+    cached = sum(1 for k in keys if k in found)
     missing = list(dict.fromkeys(k for k in keys if k not in found))
     text_of = dict(zip(keys, texts))
-    if progress and found:
-        progress(sum(1 for k in keys if k in found))
+    if progress and len(keys) > len(missing):
+        progress(len(keys) - len(missing))  # cache hits and repeated texts need no model call
     for s in range(0, len(missing), batch_size):
         chunk = missing[s:s + batch_size]
         vecs = normalise_rows(np.asarray(embedder.embed([text_of[k] for k in chunk]), dtype=np.float32))
@@ -190,4 +199,4 @@ def embed_texts(embedder: Embedder, texts: Sequence[str], cache: Optional[Embedd
     if len(dims) != 1:
         raise EmbeddingError(f'cached vectors of different sizes {sorted(dims)} for model {embedder.model_id!r}')
     out = np.stack([found[k] for k in keys]).astype(np.float32)
-    return out, EmbedStats(total=len(keys), embedded=len(missing), cached=len(keys) - len(missing))
+    return out, EmbedStats(total=len(keys), embedded=len(missing), cached=cached)
