@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from .faults import FaultSchedule, RequestCounter, parse_faults
-from .records import AmbiguousMatch, NoMatch, ReplayBook, ReplayError, load_records
+from .records import AmbiguousMatch, NoMatch, ReplayBook, ReplayError, load_records, prompt_texts
 
 #: Default stall for a ``slow`` fault; longer than any timeout a test or demo should use.
 DEFAULT_SLOW_SECONDS = 30.0
@@ -200,7 +200,7 @@ class ReplayHandler(BaseHTTPRequestHandler):
             raise ReplayError('"n" must be a positive integer')
         index, record, text = self.server.book.select(messages, model)
         replies = self.server.book.replies(index, record, text, seed, n)
-        prompt_tokens = approx_tokens(json.dumps(messages, ensure_ascii=False))
+        prompt_tokens = approx_tokens(prompt_texts(messages)[1])  # text only: images would swamp it
         completion_tokens = sum(approx_tokens(r) for r in replies)
         return {
             'id': f'chatcmpl-replay-{number}',

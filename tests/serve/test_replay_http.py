@@ -76,6 +76,7 @@ def test_image_prompts_match_on_their_text_parts(url):
                {'type': 'text', 'text': BLOCK}]
     completion = client(url).chat.completions.create(model='vlm', messages=[{'role': 'user', 'content': content}])
     assert completion.choices[0].message.content.endswith(r'\boxed{4.9\,\mathrm{m/s^2}}.')
+    assert completion.usage.prompt_tokens == -(-len(BLOCK) // 4), 'usage counts text, not the image bytes'
 
 
 def test_judge_rule_answers_a_judge_prompt_that_quotes_the_problem(url):
