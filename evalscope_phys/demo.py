@@ -44,7 +44,10 @@ def eval_command(config: Dict, api_url: str, work_dir: Path) -> List[str]:
         '--eval-type', 'openai_api',
         '--datasets', *config['benchmarks'],
         '--dataset-args', json.dumps(dataset_args),
-        '--generation-config', json.dumps({'temperature': 0.0, 'max_tokens': 2048, 'timeout': 30, 'retries': 1}),
+        '--generation-config', json.dumps({'temperature': 0.0, 'max_tokens': 2048, 'timeout': 10, 'retries': 1,
+                                           'retry_interval': 0}),
+        '--model-args', json.dumps({'max_retries': 0}),  # no SDK retries beneath EvalScope's own
+        '--ignore-errors',  # a failed sample is counted in the report (and fails the demo), not fatal
         '--eval-batch-size', '4',
         '--work-dir', str(work_dir),
         '--no-timestamp',

@@ -49,11 +49,13 @@ def run_evalscope_eval(api_url: str, datasets: Sequence[str], dataset_args: Dict
                        extra: Sequence[str] = (), judge: Optional[Dict[str, Any]] = None,
                        generation: Optional[Dict[str, Any]] = None, timeout: float = 600) -> EvalRun:
     """The real CLI in a subprocess, as a user would type it, against a local server."""
-    gen = {'temperature': 0.0, 'max_tokens': 1024, 'timeout': 20, 'retries': 0}
+    # Fail fast on a faulty server: no SDK retries under EvalScope's own, one EvalScope retry.
+    gen = {'temperature': 0.0, 'max_tokens': 1024, 'timeout': 10, 'retries': 1, 'retry_interval': 0}
     gen.update(generation or {})
     cmd = [sys.executable, '-m', 'evalscope.cli.cli', 'eval', '--model', 'replay', '--api-url', api_url,
            '--api-key', 'EMPTY', '--eval-type', 'openai_api', '--datasets', *datasets,
            '--dataset-args', json.dumps(dataset_args), '--generation-config', json.dumps(gen),
+           '--model-args', json.dumps({'max_retries': 0}), '--ignore-errors',
            '--eval-batch-size', '4', '--work-dir', str(work_dir), '--no-timestamp', *extra]
     if judge is not None:
         cmd += ['--judge', json.dumps(judge)]
