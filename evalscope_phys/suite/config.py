@@ -18,7 +18,7 @@ import yaml
 # Keys a suite YAML may carry; anything else is a typo or a secret that belongs in a flag.
 SUITE_KEYS = frozenset({
     'name', 'description', 'datasets', 'dataset_args', 'generation', 'judge', 'seeds', 'repeats',
-    'eval_batch_size', 'limit',
+    'eval_batch_size', 'limit', 'model_args',
 })
 # Judge keys a suite may set; models, urls and keys come from flags.
 JUDGE_KEYS = frozenset({'strategy', 'repeats', 'aggregation', 'min_valid_judges', 'generation_config'})
@@ -49,6 +49,7 @@ class Suite:
     repeats: int = 1
     eval_batch_size: Optional[int] = None
     limit: Optional[float] = None
+    model_args: Dict[str, Any] = field(default_factory=dict)
     source: str = ''
 
 
@@ -153,7 +154,8 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     return Suite(
         name=str(data.get('name') or path.stem), datasets=tuple(names), dataset_args=dataset_args,
         generation=dict(generation), judge=dict(judge) if judge else None, seeds=_seed_list(data.get('seeds'), source),
-        repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'), source=source)
+        repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'),
+        model_args=dict(data.get('model_args') or {}), source=source)
 
 
 def pick_seeds(suite: Suite, count: Optional[int]) -> Tuple[int, ...]:
@@ -228,6 +230,8 @@ def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, see
             cfg['model_id'] = model.model_id
         if model.api_url:
             cfg.update(api_url=model.api_url, api_key=model.api_key, eval_type='openai_api')
+        if suite.model_args:
+            cfg['model_args'] = copy.deepcopy(suite.model_args)
         if suite.eval_batch_size:
             cfg['eval_batch_size'] = suite.eval_batch_size
         effective_limit = limit if limit is not None else suite.limit

@@ -41,7 +41,7 @@ def test_dataset_args_come_from_dataset_yamls_with_suite_overrides(yamls):
 
 
 def test_one_task_config_per_seed_with_seed_in_generation(yamls, tmp_path):
-    suite = load_suite(suite_file(yamls))
+    suite = load_suite(suite_file(yamls, model_args={'max_retries': 0}))
     model = Endpoint(model='qwen', api_url='http://127.0.0.1:1/v1', api_key='k')
     configs = build_task_configs(suite, model, tmp_path / 'out', pick_seeds(suite, 2), limit=5)
     assert [seed for seed, _ in configs] == [0, 1]
@@ -52,6 +52,7 @@ def test_one_task_config_per_seed_with_seed_in_generation(yamls, tmp_path):
     assert cfg['datasets'] == ['phybench', 'ugphysics']
     assert cfg['api_url'] == 'http://127.0.0.1:1/v1' and cfg['eval_type'] == 'openai_api'
     assert cfg['judge'] == {'strategy': 'rule'}
+    assert cfg['model_args'] == {'max_retries': 0}
 
 
 def test_pick_seeds_extends_a_short_list():
