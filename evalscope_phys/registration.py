@@ -8,6 +8,10 @@ from typing import Dict
 #: benchmark name -> module whose import registers it
 BENCHMARK_MODULES: Dict[str, str] = {
     'phybench': 'evalscope_phys.benchmarks.phybench',
+    'physolym': 'evalscope_phys.benchmarks.physolym',
+    'physreason': 'evalscope_phys.benchmarks.physreason',
+    'olympiadbench_physics': 'evalscope_phys.benchmarks.olympiadbench_physics',
+    'ugphysics': 'evalscope_phys.benchmarks.ugphysics',
 }
 
 #: the entry-point group the discovery patch in ``patches/`` reads

@@ -68,8 +68,8 @@ Decision = Optional[bool]
 """The judge's decision on one answer: True equivalent, False not, None cannot judge."""
 Pending = Mapping[str, Tuple[str, str]]
 """Answers the rules could not decide: case key -> (reference, answer)."""
-Resolver = Callable[[Dict[str, float], Dict[str, Decision]], Dict[str, float]]
-"""(rule metric values, judge decisions by case key) -> final metric values."""
+Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
+"""(rule score, judge decisions by case key) -> final metric values."""
 
 
 class EquivalenceVerdict(BaseModel):
@@ -126,9 +126,9 @@ def judge_prompt(question: str, reference: str, answer: str) -> str:
     return re.sub(r'\{(question|reference|answer)\}', lambda m: values[m.group(1)], _prompt_template())
 
 
-def resolve_single(value: Dict[str, float], decisions: Dict[str, Decision]) -> Dict[str, float]:
+def resolve_single(rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
     """One answer per sample: the judge's decision becomes strict and lenient accuracy."""
-    out = dict(value)
+    out = dict(rule_score.value)
     for decision in decisions.values():
         if decision is not None:
             out[STRICT] = out[LENIENT] = float(decision)
@@ -153,7 +153,7 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
     def reduce(verdicts, context) -> ReducedVerdict:
         labels = {v.case_id: v.value.verdict for v in verdicts}
         decisions = {key: {'equivalent': True, 'not_equivalent': False}.get(label) for key, label in labels.items()}
-        value = resolve(dict(rule_score.value), decisions)
+        value = resolve(rule_score, decisions)
         value[JUDGED] = 1.0
         value[CANNOT_JUDGE] = sum(d is None for d in decisions.values()) / len(decisions)
         return ReducedVerdict(value=value, metadata={'judge_labels': labels})
@@ -192,8 +192,9 @@ class RulesFirstJudgeMixin:
         answer = verdict.get('extracted') or context.filtered_prediction or context.original_prediction
         return {'answer': (context.reference, answer)}
 
-    def judge_resolve(self, value: Dict[str, float], decisions: Dict[str, Decision]) -> Dict[str, float]:
-        return resolve_single(value, decisions)
+    def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
+        """Final metric values from the rule score and the judge's decisions (default: one answer)."""
+        return resolve_single(rule_score, decisions)
 
     def judge_definition(self, context) -> JudgeDefinition:
         rule_score = self.match_score(context.original_prediction, context.filtered_prediction,

@@ -1,0 +1,219 @@
+"""PhysReason: multi-part physics problems; every sub-answer is scored, a problem scores their share."""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
+from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.evaluator import TaskState
+from evalscope.api.metric import Score
+from evalscope.api.registry import register_benchmark
+from evalscope.constants import ScoreStatus, Tags
+
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.judging import Decision, RulesFirstJudgeMixin, undecided_reason
+from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.extract import extract_all_answers
+from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT
+
+ALL_CORRECT = 'all_correct'
+SUBSET_LIST = ['knowledge', 'easy', 'medium', 'hard']
+#: a released folder holds one ``<problem_id>/problem.json`` per problem; converted copies are one file
+PROBLEM_FILE = 'problem.json'
+DATA_FILES = ('physreason*.json', 'physreason*.jsonl', '*.json', '*.jsonl')
+
+PROMPT_TEMPLATE = (
+    'Solve the following physics problem, which has {count} sub-questions. Reason step by step. For each '
+    'sub-question give its final answer in its own \\boxed{{}}, in the order of the sub-questions, with units '
+    'where the answer has them (for example \\boxed{{4.9\\,\\mathrm{{m/s^2}}}} or \\boxed{{\\frac{{m g}}{{k}}}}).'
+    '\n\n{question}'
+)
+
+DESCRIPTION = """
+## Overview
+
+PhysReason (ACL 2025) has 1,200 physics problems from college-entrance exams and competitions, each
+with several sub-questions, at four levels: knowledge, easy, medium, hard. 81% have a diagram; the
+release gives a text caption for each, which the prompt includes, so this text adapter scores all rows.
+
+## Task Description
+
+- **Input**: the problem context, the figure caption, and the numbered sub-questions
+- **Output**: one `\\boxed{}` final answer per sub-question, in order
+- **Subsets**: `knowledge`, `easy`, `medium`, `hard` (the record `difficulty`)
+
+## Evaluation Notes
+
+- Every sub-answer is scored by the evalscope-phys engine. Per problem: `strict_acc` and
+  `lenient_acc` are the share of its sub-answers that are correct (the answer-level score), primary
+  `strict_acc`; `all_correct` is 1 only when every sub-answer is strictly correct; `eed` is the mean
+  EED of the sub-answers; `scored` is the share of sub-answers the engine could score (unscored ones
+  drop out of the shares, never count as 0).
+- Boxes are matched to sub-questions in order; with more boxes than sub-questions the last ones count,
+  with fewer the missing sub-answers count as not answered.
+- With `--judge` (models given), only sub-answers the rules cannot decide go to the judge, one judge
+  case each; `judged` and `cannot_judge` report the shares.
+- Data: `dataset_args.physreason.local_path` may be a release folder (`<id>/problem.json` files, e.g.
+  `PhysReason_full/` or `PhysReason-mini/`) or one JSON/JSONL file of records, in the release's form
+  (`question_structure`, `answer` list, `difficulty`) or the converted form with `all_fields`.
+  Records whose answers do not match their sub-questions are excluded with a logged count.
+"""
+
+
+def normalise_record(record: Dict[str, Any], problem_id: Optional[str] = None) -> Dict[str, Any]:
+    """One problem in a single shape (id, context, sub_questions, answers, difficulty, caption)."""
+    fields = record.get('all_fields') if isinstance(record.get('all_fields'), dict) else record
+    answers = record.get('answer')
+    if isinstance(answers, dict):
+        answers = answers.get('value')
+    structure = fields.get('question_structure') if isinstance(fields.get('question_structure'), dict) else {}
+    keys = sorted((k for k in structure if k.startswith('sub_question_')), key=lambda k: int(k.rsplit('_', 1)[1])
+                  if k.rsplit('_', 1)[1].isdigit() else 10**6)
+    return {
+        'id': str(problem_id or record.get('problem_id') or fields.get('problem_id') or '?'),
+        'context': str(structure.get('context') or '').strip(),
+        'sub_questions': [str(structure[k]).strip() for k in keys],
+        'answers': [str(a) for a in answers] if isinstance(answers, list) else [],
+        'difficulty': str(fields.get('difficulty') or '').strip().lower(),
+        'caption': str(fields.get('image_captions') or '').strip(),
+    }
+
+
+def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
+    """Problems from a release folder of ``problem.json`` files, or from one JSON/JSONL file."""
+    if root.is_dir():
+        files = sorted(root.rglob(PROBLEM_FILE))
+        if files:
+            problems = []
+            for path in files:
+                try:
+                    problems.append(normalise_record(json.loads(path.read_text(encoding='utf-8')), path.parent.name))
+                except (OSError, ValueError, AttributeError) as exc:
+                    problems.append({'id': path.parent.name, 'broken': f'unreadable problem.json ({exc})'})
+            return problems, str(root)
+    path = find_data_file(root, DATA_FILES, 'PhysReason')
+    return [normalise_record(r) if isinstance(r, dict) else {'id': '?', 'broken': 'not a JSON object'}
+            for r in read_records(path)], str(path)
+
+
+def split_answers(response: str, count: int) -> List[str]:
+    """The response's answers matched to ``count`` sub-questions in order ('' where none)."""
+    answers = [a.text for a in extract_all_answers(response or '') if not a.empty]
+    answers = answers[-count:] if len(answers) >= count else answers
+    return answers + [''] * (count - len(answers))
+
+
+def _mean(values: List[float]) -> Optional[float]:
+    return sum(values) / len(values) if values else None
+
+
+def problem_values(subs: List[Dict[str, Any]]) -> Dict[str, float]:
+    """Per-problem metrics from its sub-answer verdicts (dicts with strict, lenient, eed, scored)."""
+    scored = [s for s in subs if s['scored']]
+    value = {SCORED: len(scored) / len(subs)}
+    for name, key in ((STRICT, 'strict'), (LENIENT, 'lenient'), (EED, 'eed')):
+        mean = _mean([float(s[key]) for s in scored if s.get(key) is not None])
+        if mean is not None:
+            value[name] = mean
+    if len(scored) == len(subs):
+        value[ALL_CORRECT] = float(all(s['strict'] for s in subs))
+    return value
+
+
+@register_benchmark(
+    BenchmarkMeta(
+        name='physreason',
+        pretty_name='PhysReason',
+        dataset_id='zhibei1204/PhysReason',
+        hf_dataset_id='zhibei1204/PhysReason',
+        tags=[Tags.REASONING, Tags.MATH],
+        description=DESCRIPTION,
+        paper_url='https://arxiv.org/abs/2502.12054',
+        subset_list=SUBSET_LIST,
+        metric_list=[STRICT, LENIENT, ALL_CORRECT, EED, SCORED],
+        primary_metric=STRICT,
+        eval_split='test',
+        prompt_template=PROMPT_TEMPLATE,
+    )
+)
+class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
+    """Scores each sub-answer through the engine; the judge (optional) sees only undecided ones."""
+
+    def load(self) -> Tuple[DatasetDict, None]:
+        root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl'])
+        problems, location = read_problems(root)
+        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
+        skipped: Dict[str, List[str]] = defaultdict(list)
+        for problem in problems:
+            reason = self._exclusion(problem)
+            if reason:
+                skipped[reason].append(problem['id'])
+            else:
+                record_map[problem['difficulty']].append(problem)
+        log_skipped(self.name, skipped)
+        return build_dataset_dict_from_record_map(
+            record_map=record_map, sample_fields=self.record_to_sample, location=location,
+            limit=self.limit, repeats=self.repeats, shuffle=self.shuffle, seed=self.seed,
+        ), None
+
+    def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
+        if problem.get('broken'):
+            return problem['broken']
+        if not problem['sub_questions']:
+            return 'no sub-questions'
+        if len(problem['answers']) != len(problem['sub_questions']) or not all(a.strip() for a in problem['answers']):
+            return 'answers do not match the sub-questions'
+        if problem['difficulty'] not in self.subset_list:
+            return 'difficulty not in subset_list'
+        return None
+
+    def record_to_sample(self, record: Dict[str, Any]) -> Sample:
+        parts = [record['context']]
+        if record['caption']:
+            parts.append(f'Figure description: {record["caption"]}')
+        parts += [f'({i}) {q}' for i, q in enumerate(record['sub_questions'], 1)]
+        return Sample(
+            input='\n\n'.join(p for p in parts if p),
+            target=json.dumps(record['answers'], ensure_ascii=False),
+            metadata={'id': record['id'], 'difficulty': record['difficulty'], 'answers': record['answers']},
+        )
+
+    def format_prompt_template(self, sample: Sample) -> str:
+        return self.prompt_template.format(count=len(sample.metadata['answers']), question=sample.input)
+
+    def match_score(
+        self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
+    ) -> Score:
+        references = task_state.metadata['answers']
+        subs = []
+        for ref, answer in zip(references, split_answers(original_prediction, len(references))):
+            subs.append(score_answer(ref, answer).to_dict())
+        score = Score(prediction=original_prediction, extracted_prediction=' ; '.join(s['extracted'] or '' for s in subs))
+        score.main_score_name = STRICT
+        score.value = problem_values(subs)
+        score.explanation = ', '.join(f'({i}) {s["reason"]}' for i, s in enumerate(subs, 1))
+        score.metadata = {'sub_verdicts': subs}
+        if not any(s['scored'] for s in subs):
+            score.status = ScoreStatus.DEGRADED
+        return score
+
+    def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
+        """One judge case per sub-answer the rules cannot decide."""
+        references = context.task_state.metadata['answers']
+        pending = {}
+        for i, (ref, sub) in enumerate(zip(references, rule_score.metadata['sub_verdicts']), 1):
+            if undecided_reason(sub, ref) is not None:
+                pending[f'sub_{i}'] = (ref, sub.get('extracted') or '')
+        return pending
+
+    def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
+        """Judge decisions replace the undecided sub-answers' verdicts; problem metrics are recomputed."""
+        subs = [dict(s) for s in rule_score.metadata['sub_verdicts']]
+        for key, decision in decisions.items():
+            sub = subs[int(key.split('_')[1]) - 1]
+            if decision is not None:
+                sub.update(strict=decision, lenient=decision, scored=True)
+        return problem_values(subs)
