@@ -90,7 +90,10 @@ def node_kind_and_name(expr: object) -> Tuple[str, str]:
     # Number covers Integer, Rational, Float, oo, -oo, nan; NumberSymbol covers pi, E, EulerGamma,
     # Catalan, GoldenRatio; zoo and I are atomic constants too.
     if isinstance(expr, (sympy.Number, sympy.NumberSymbol, BooleanAtom)):
-        return NUMBER, str(expr)
+        try:
+            return NUMBER, str(expr)
+        except ValueError:  # an integer beyond Python's str() digit limit: label it by value hash
+            return NUMBER, f'<{type(expr).__name__} #{hash(expr):x}>'
     if expr is sympy.zoo or expr is sympy.I:
         return NUMBER, str(expr)
     if not expr.args:
