@@ -91,7 +91,8 @@ def read_records(path: Path) -> List[Dict[str, Any]]:
     text = path.read_text(encoding='utf-8')
     if path.suffix == '.jsonl':
         rows, bad = [], []
-        for number, line in enumerate(text.splitlines(), 1):
+        # split on newlines only: str.splitlines() also breaks at U+2028 etc. inside JSON strings
+        for number, line in enumerate(text.split('\n'), 1):
             if not line.strip():
                 continue
             try:
