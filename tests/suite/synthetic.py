@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple
 
-PRIMARY = {'phybench': 'eed'}
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / 'scripts' / 'report_schema.json').read_text())
+PRIMARY = {name: spec['primary'] for name, spec in SCHEMA['benchmarks'].items()}
 
 
 def report(dataset: str, metrics: Mapping[str, Tuple[float, int]], model: str = 'm', requested: int = 10,
