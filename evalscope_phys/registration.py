@@ -12,6 +12,8 @@ BENCHMARK_MODULES: Dict[str, str] = {
     'physreason': 'evalscope_phys.benchmarks.physreason',
     'olympiadbench_physics': 'evalscope_phys.benchmarks.olympiadbench_physics',
     'ugphysics': 'evalscope_phys.benchmarks.ugphysics',
+    'phyx_oe_rules': 'evalscope_phys.benchmarks.phyx_oe_rules',
+    'physunibench': 'evalscope_phys.benchmarks.physunibench',
 }
 
 #: the entry-point group the discovery patch in ``patches/`` reads

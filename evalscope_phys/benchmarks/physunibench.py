@@ -1,0 +1,217 @@
+"""PhysUniBench: undergraduate physics with a figure per problem, open-ended and multiple-choice (English)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
+from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.evaluator import TaskState
+from evalscope.api.metric import Score
+from evalscope.api.registry import register_benchmark
+from evalscope.constants import Tags
+from evalscope.utils.multi_choices import parse_answers
+
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
+from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
+from evalscope_phys.scoring import extract_final_answer, score_answer
+from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.verdict import Verdict
+
+OPEN_ENDED, MULTIPLE_CHOICE = 'open_ended', 'multiple_choice'
+#: subset -> release file (English)
+DATA_FILES = {OPEN_ENDED: 'PhysUnivBench_en_OE.json', MULTIPLE_CHOICE: 'PhysUnivBench_en_MCQ.json'}
+#: figure folders: ``images_full`` in the GitHub release, ``images`` on the Hugging Face hub
+IMAGE_DIRS = ('images_full', 'images')
+OPTION_LABELS = ('A', 'B', 'C', 'D')
+_OPTION_RE = re.compile(r'(?:^|\n)\s*([A-D])[.．:：)]\s*')
+#: where an extracted reference answer can come from; 'whole'/'none' mean no final answer was found
+ANSWER_SOURCES = ('boxed', 'final_answer_line', 'display', 'inline')
+#: engine reason given to open-ended samples whose reference solution states no extractable answer
+NO_REFERENCE_ANSWER = 'unparseable_reference'
+
+PROMPT_TEMPLATE = (
+    'Solve the following physics problem using the figure. Reason step by step, then give the final '
+    'answer with its unit inside one \\boxed{{}} at the end.\n\n{question}'
+)
+MCQ_TEMPLATE = (
+    'Answer the following multiple-choice physics problem using the figure. Reason step by step; the '
+    'last line of your reply must be "ANSWER: X", where X is one of A, B, C, D.\n\n{question}\n\n{options}'
+)
+
+DESCRIPTION = """
+## Overview
+
+PhysUniBench (PrismaX, 2025) is a multimodal benchmark of undergraduate physics: every problem comes
+with a figure. This adapter reads the English open-ended (629) and multiple-choice (393) files.
+
+## Task Description
+
+- **Input**: a figure plus the problem text (and four options for multiple choice)
+- **Output**: open-ended: a derivation ending in a boxed answer with its unit; multiple choice: `ANSWER: X`
+- **Subsets**: `open_ended`, `multiple_choice`
+
+## Evaluation Notes
+
+- The open-ended reference is a full worked solution. Its final answer is taken with evalscope-phys's
+  answer extraction and the reply is scored against it by the units-aware engine: `lenient_acc`
+  (primary, relative 1e-2 after unit conversion), `strict_acc`, and `scored`. Where the solution states
+  no final answer the engine can read (no boxed/"final answer"/formula, or only prose), the sample goes
+  to the LLM judge with the full solution as reference; without a judge it stays unscored
+  (`scored = 0`, never a silent 0). The load log says how many such references there are.
+- A solution with several parts is compared on its last stated answer only.
+- Multiple choice: the option letter from the reply's `ANSWER:` line (EvalScope's parser) against the key.
+- With `--judge` models, `judged` is the share of answers sent to the judge, `cannot_judge` the share it
+  could not decide.
+- Records whose figure is missing or whose image path leaves the dataset folder are excluded and
+  counted in the log (the GitHub copy ships figures for the first 150 open-ended and 50 multiple-choice
+  rows only). Figures are sent as base64; `max_image_bytes` is honoured.
+- Data: `dataset_args.physunibench.local_path` names a folder holding the two JSON files and
+  `images_full/` (or `images/`); otherwise the hub copy is used.
+"""
+
+
+def parse_mcq_options(raw: Any) -> Dict[str, str]:
+    """``'A. ...\\n\\nB. ...'`` -> ``{'A': '...', ...}``; an empty dict when it is not exactly A-D."""
+    if not isinstance(raw, str):
+        return {}
+    marks = list(_OPTION_RE.finditer(raw))
+    options = {m.group(1): raw[m.end():(marks[i + 1].start() if i + 1 < len(marks) else len(raw))].strip()
+               for i, m in enumerate(marks)}
+    return options if [m.group(1) for m in marks] == list(OPTION_LABELS) else {}
+
+
+def reference_final_answer(solution: str) -> Optional[str]:
+    """The final answer a worked solution states, or None when the engine finds none it can read."""
+    found = extract_final_answer(solution or '')
+    if found.empty or found.source not in ANSWER_SOURCES or is_text_answer(found.expression):
+        return None
+    return found.text
+
+
+@register_benchmark(
+    BenchmarkMeta(
+        name='physunibench',
+        pretty_name='PhysUniBench',
+        dataset_id='PrismaX/PhysUniBench',
+        hf_dataset_id='PrismaX/PhysUniBench',
+        tags=[Tags.MULTI_MODAL, Tags.REASONING, Tags.QA, Tags.MULTIPLE_CHOICE],
+        description=DESCRIPTION,
+        paper_url='https://arxiv.org/abs/2506.17667',
+        subset_list=[OPEN_ENDED, MULTIPLE_CHOICE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        primary_metric=LENIENT,
+        eval_split='test',
+        prompt_template=PROMPT_TEMPLATE,
+    )
+)
+class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+    """Open-ended answers by the engine (judge for what it cannot decide), multiple choice by letter."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.image_root: Optional[Path] = None
+
+    def load(self) -> Tuple[DatasetDict, None]:
+        root = locate_dataset(self, allow_file_pattern=[*DATA_FILES.values(), *(f'{d}/*' for d in IMAGE_DIRS)])
+        if root.is_file():
+            root = root.parent
+        self.image_root = next((root / d for d in IMAGE_DIRS if (root / d).is_dir()), root)
+        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
+        skipped: Dict[str, List[str]] = {}
+        unanswered: List[str] = []
+        for subset in self.subset_list:
+            if subset not in DATA_FILES:
+                raise ValueError(f'Unknown PhysUniBench subset {subset!r}; choose from {list(DATA_FILES)}.')
+            path = root / DATA_FILES[subset]
+            if not path.is_file():
+                raise DatasetUnavailableError(f'{self.name}: {DATA_FILES[subset]} not found in {root}.')
+            for record in read_records(path):
+                rid = f'{subset}:{record.get("id", "?")}' if isinstance(record, dict) else f'{subset}:?'
+                problem = self._problem(record, subset)
+                if problem is not None:
+                    skipped.setdefault(problem, []).append(rid)
+                    continue
+                record = {**record, '_subset': subset}
+                if subset == OPEN_ENDED:
+                    record['_reference'] = reference_final_answer(record['answer'])
+                    if record['_reference'] is None:
+                        unanswered.append(rid)
+                record_map[subset].append(record)
+        log_skipped(self.name, skipped)
+        if unanswered:
+            logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
+                           'they are judged against the full solution, or unscored without a judge (ids: %s%s)',
+                           self.name, len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
+        return build_dataset_dict_from_record_map(
+            record_map=record_map,
+            sample_fields=self.record_to_sample,
+            location=str(root),
+            limit=self.limit,
+            repeats=self.repeats,
+            shuffle=self.shuffle,
+            seed=self.seed,
+        ), None
+
+    def _problem(self, record: Any, subset: str) -> Optional[str]:
+        """Why ``record`` cannot become a sample (the exclusion reason), or None."""
+        if not isinstance(record, dict):
+            return 'not a JSON object'
+        if not isinstance(record.get('question'), str) or not record['question'].strip():
+            return 'no question text'
+        if not isinstance(record.get('answer'), str) or not record['answer'].strip():
+            return 'no reference answer'
+        if subset == MULTIPLE_CHOICE:
+            if not parse_mcq_options(record.get('options')):
+                return 'options are not exactly A-D'
+            if record['answer'].strip() not in OPTION_LABELS:
+                return 'answer is not an option letter'
+        return check_images(self.image_root, record.get('image'))
+
+    def record_to_sample(self, record: Dict[str, Any]) -> Sample:
+        figure = image_data_uri(self, resolve_image(self.image_root, record['image']))
+        metadata = {'id': record.get('id'), 'subset': record['_subset'], 'subtopic': record.get('subtopic'),
+                    'difficulty': record.get('difficulty'), 'image': record['image']}
+        if record['_subset'] == MULTIPLE_CHOICE:
+            options = parse_mcq_options(record['options'])
+            text = MCQ_TEMPLATE.format(question=record['question'].strip(),
+                                       options='\n'.join(f'{k}. {v}' for k, v in options.items()))
+            return Sample(input=figure_message(text, [figure]), choices=list(options.values()),
+                          target=record['answer'].strip(), metadata=metadata)
+        reference = record['_reference']
+        metadata['reference_from_solution'] = reference is not None
+        return Sample(input=figure_message(self.prompt_template.format(question=record['question'].strip()), [figure]),
+                      target=reference if reference is not None else record['answer'].strip(),
+                      metadata=metadata)
+
+    def match_score(
+        self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
+    ) -> Score:
+        metadata = task_state.metadata or {}
+        if metadata.get('subset') == MULTIPLE_CHOICE:
+            return self._choice_score(original_prediction, reference, task_state)
+        if not metadata.get('reference_from_solution', True):
+            answer = extract_final_answer(original_prediction or '')
+            verdict = Verdict(eed=None, strict=None, lenient=None, reason=NO_REFERENCE_ANSWER,
+                              extracted=answer.text or None, seconds=0.0,
+                              detail='the reference solution states no final answer the engine can read')
+        else:
+            verdict = score_answer(reference, original_prediction, eed=False)
+        return verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT), main=LENIENT)
+
+    def _choice_score(self, prediction: str, reference: str, task_state: TaskState) -> Score:
+        chosen = sorted(parse_answers(task_state, completion=prediction or ''))
+        correct = float(chosen == [reference])
+        score = Score(prediction=prediction, extracted_prediction=''.join(chosen),
+                      value={STRICT: correct, LENIENT: correct, SCORED: 1.0})
+        score.main_score_name = LENIENT
+        score.explanation = f'chose {chosen or "nothing"}, key {reference}'
+        return score
+
+    def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
+        """Multiple choice is decided by its letter and never judged; open-ended as the mixin says."""
+        if (context.task_state.metadata or {}).get('subset') == MULTIPLE_CHOICE:
+            return {}
+        return super().judge_pending(rule_score, context)
