@@ -4,6 +4,7 @@
 #
 #   scripts/score_reports.sh [--format tsv|markdown] [--select NAME] [--schema FILE]
 #                            [--min-judge-coverage X] [--plots DIR] RUN_DIR...
+# (--plots runs $PYTHON, the active venv's python or python3 with evalscope_phys importable)
 #
 # RUN_DIR is a suite work dir (seed_*/reports/...) or one EvalScope output dir (reports/...);
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
@@ -176,5 +177,7 @@ awk -F'\t' -v fmt="$FORMAT" '
   }' <<<"$TABLE_ROWS"
 
 if [[ -n "$PLOTS" ]]; then
-  "${PYTHON:-python3}" -m evalscope_phys.suite.plots --out "$PLOTS" "${RUN_DIRS[@]}" >&2
+  # the interpreter that has evalscope_phys: $PYTHON, else the active venv's, else python3
+  py="${PYTHON:-${VIRTUAL_ENV:+$VIRTUAL_ENV/bin/python}}"
+  "${py:-python3}" -m evalscope_phys.suite.plots --out "$PLOTS" "${RUN_DIRS[@]}" >&2
 fi

@@ -192,7 +192,7 @@ def sub_run_name(seed: int) -> str:
 def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, seeds: Tuple[int, ...],
                        limit: Optional[float] = None, judge: Optional[Endpoint] = None,
                        datasets: Optional[List[str]] = None) -> List[Tuple[int, Dict[str, Any]]]:
-    """One TaskConfig dict per seed; the seed goes both to EvalScope and to the generation config."""
+    """One TaskConfig dict per seed; the seed goes to EvalScope and, without repeats, to the generation config."""
     names = list(datasets) if datasets else list(suite.datasets)
     missing = [n for n in names if n not in suite.datasets]
     if missing:
@@ -217,7 +217,9 @@ def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, see
             'model': model.model,
             'datasets': names,
             'dataset_args': {n: copy.deepcopy(suite.dataset_args[n]) for n in names},
-            'generation_config': {**suite.generation, 'seed': seed},
+            # EvalScope sends one generation config for every repeat of a problem; a fixed sampling seed
+            # would make vLLM return the same answer N times and pass@k collapse to pass@1
+            'generation_config': {**suite.generation, 'seed': seed} if suite.repeats == 1 else dict(suite.generation),
             'seed': seed,
             'repeats': suite.repeats,
             'work_dir': str(Path(work_dir) / sub_run_name(seed)),

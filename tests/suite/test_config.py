@@ -130,3 +130,11 @@ def test_cli_reports_config_errors(yamls):
                              str(suite_file(yamls, api_key='x')), '--model', 'm', '--dry-run'],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and 'api_key is not allowed' in result.stderr
+
+
+def test_repeats_leave_the_sampling_seed_out(yamls, tmp_path):
+    """With a fixed sampling seed every repeat of a problem would get the same answer."""
+    suite = load_suite(suite_file(yamls, repeats=4))
+    [(_, cfg)] = build_task_configs(suite, Endpoint('m'), tmp_path, (3, ))
+    assert cfg['repeats'] == 4 and cfg['seed'] == 3
+    assert cfg['generation_config'] == {'temperature': 0.6}
