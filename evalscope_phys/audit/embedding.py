@@ -59,6 +59,25 @@ def resolve_model_path(name_or_path: str) -> str:
     return name_or_path
 
 
+def _local_model_dir(name_or_path: str) -> str:
+    """A directory to load from: the path itself, or the snapshot of a hub name in the local cache.
+
+    Never downloads: hubs are unreachable at run time, and a miss should fail at once, not after retries.
+    """
+    path = Path(name_or_path).expanduser()
+    if path.is_dir():
+        return str(path)
+    if path.is_absolute() or name_or_path.startswith(('.', '~')) or name_or_path.count('/') > 1:
+        raise EmbeddingError(f'embedding model directory {name_or_path!r} does not exist')
+    try:
+        from huggingface_hub import snapshot_download
+        return snapshot_download(name_or_path, local_files_only=True)
+    except Exception as exc:  # not cached (LocalEntryNotFoundError), or an invalid repo id
+        raise EmbeddingError(f'cannot load embedding model {name_or_path!r} offline: it is neither a local '
+                             'directory nor in the local Hugging Face cache; download it where a hub is '
+                             'reachable and pass its directory with --embed-model') from exc
+
+
 def is_reference_model(model_id: str) -> bool:
     """True when the model is the one the default 0.85 threshold was calibrated on."""
     return 'mxbai-embed-large-v1' in model_id
@@ -70,9 +89,9 @@ class SentenceTransformerEmbedder:
     def __init__(self, name_or_path: str = DEFAULT_MODEL, batch_size: int = 64, device: str = 'cpu') -> None:
         self.model_id = name_or_path
         self.batch_size = batch_size
-        self._path = resolve_model_path(name_or_path)
         os.environ.setdefault('HF_HUB_OFFLINE', '1')
         os.environ.setdefault('TRANSFORMERS_OFFLINE', '1')
+        self._path = _local_model_dir(resolve_model_path(name_or_path))
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:

@@ -77,8 +77,10 @@ def test_model_names() -> None:
 
 def test_unknown_model_fails_clearly_offline(tmp_path: Path) -> None:
     from evalscope_phys.audit.embedding import SentenceTransformerEmbedder
-    with pytest.raises(EmbeddingError, match='cannot load embedding model'):
+    with pytest.raises(EmbeddingError, match='does not exist'):
         SentenceTransformerEmbedder(str(tmp_path / 'no-such-model'))
+    with pytest.raises(EmbeddingError, match='nor in the local Hugging Face cache'):
+        SentenceTransformerEmbedder('mxbai-embed-large-v1')  # the paper's model: not shipped here
 
 
 def test_minilm_finds_the_paraphrase(minilm, tmp_path: Path) -> None:
@@ -101,9 +103,9 @@ def test_minilm_on_real_subset_ranks_stage1_copies_first(minilm, tmp_path: Path)
     pool_path, eval_path = real_data()
     pool, ev = load_corpus(pool_path), load_corpus(eval_path)
     hits = jaccard_candidates(ev.texts, pool.texts)
-    strong = [(i, j) for i, j, jac in zip(hits.eval_index, hits.pool_index, hits.jaccard) if jac >= 0.9][:15]
+    strong = [(i, j) for i, j, jac in zip(hits.eval_index, hits.pool_index, hits.jaccard) if jac >= 0.9][:10]
     eval_rows = sorted({int(i) for i, _ in strong})
-    pool_rows = sorted({int(j) for _, j in strong} | set(range(0, 2662, 40)))
+    pool_rows = sorted({int(j) for _, j in strong} | set(range(0, 2662, 100)))
     cache = EmbeddingCache(tmp_path / 'c.sqlite')
     evv, _ = embed_texts(minilm, [ev.texts[i] for i in eval_rows], cache)
     pv, _ = embed_texts(minilm, [pool.texts[j] for j in pool_rows], cache)
