@@ -63,6 +63,8 @@ MATH_WORDS = frozenset({'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arc
 ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero'})
 _COMMAND_RE = re.compile(r'\\[A-Za-z]+')
 _WORD_RE = re.compile(r'[A-Za-z]+')
+#: Chinese/Japanese characters: an answer written in them is prose (``逆时针``), never an expression
+_CJK_RE = re.compile(r'[\u3040-\u30ff\u4e00-\u9fff]')
 
 Decision = Optional[bool]
 """The judge's decision on one answer: True equivalent, False not, None cannot judge."""
@@ -89,6 +91,8 @@ def is_text_answer(text: str) -> bool:
     text; ``46.3 \\mathrm{kN}``, ``9.8 meters`` and ``\\frac{mgL}{2}`` do not.
     """
     stripped = _COMMAND_RE.sub(' ', text or '')
+    if _CJK_RE.search(stripped):
+        return True
     words = [w for w in _WORD_RE.findall(stripped)
              if len(w) >= 3 or w.lower() in ANSWER_WORDS]
     prose = [w for w in words if w.lower() not in MATH_WORDS and parse_unit(w) is None]

@@ -53,6 +53,7 @@ TEXT_CASES = [
     ('46.3\\,\\mathrm{kN}', False), ('9.8 meters', False), ('2.5 \\text{ seconds}', False),
     ('\\frac{m g L}{2}', False), ('m g \\sin\\theta - \\mu m g \\cos\\theta', False),
     ('v_{max}', False), ('3 \\times 10^{8} m/s', False), ('\\sqrt{\\frac{2gh}{3}}', False),
+    ('逆时针', True), ('\\text{vastupäeva}', True),
 ]
 
 
