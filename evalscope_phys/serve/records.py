@@ -15,7 +15,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 #: How much of an unmatched prompt an error message quotes: enough to recognise the problem.
 PROMPT_QUOTE_CHARS = 160
 
-_KNOWN_KEYS = {'match', 'response', 'responses', 'model', 'judge', 'finish_reason'}
+# 'note' is free text for people reading the file (what kind of answer this is); the server ignores it.
+_KNOWN_KEYS = {'match', 'response', 'responses', 'model', 'judge', 'finish_reason', 'note'}
 
 
 class ReplayError(ValueError):
