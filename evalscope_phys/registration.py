@@ -14,6 +14,8 @@ BENCHMARK_MODULES: Dict[str, str] = {
     'ugphysics': 'evalscope_phys.benchmarks.ugphysics',
     'phyx_oe_rules': 'evalscope_phys.benchmarks.phyx_oe_rules',
     'physunibench': 'evalscope_phys.benchmarks.physunibench',
+    'seephys': 'evalscope_phys.benchmarks.seephys',
+    'omniphys': 'evalscope_phys.benchmarks.omniphys',
 }
 
 #: the entry-point group the discovery patch in ``patches/`` reads

@@ -34,6 +34,10 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
     'process_score': MetricEntry(baseline='quality.score.ratio', metric_name='Process Score'),
     'mastery': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Mastery'),
+    'process_obj': MetricEntry(baseline='quality.score.ratio', metric_name='Process (objective, S2)'),
+    'process_open': MetricEntry(baseline='quality.score.ratio', metric_name='Process (open, S3)'),
+    'mastery_obj': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Mastery (objective, P_obj)'),
+    'mastery_open': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Mastery (open, P_open)'),
 }
 
 

@@ -1,0 +1,291 @@
+"""OmniPhys: Chinese K-12 to university physics with figures; answer accuracy plus judged process quality.
+
+Metrics as the OmniPhys paper defines them (names in our reports in brackets):
+
+- S1, answer accuracy [``lenient_acc``]: the final answer, decided by our units-aware rules first;
+  the LLM judge only sees answers the rules cannot decide (open questions' statements, mostly).
+- S2 / S3, process quality of objective / open questions [``process_obj`` / ``process_open``]: the
+  judge grades the model's whole solution against the record's reference reasoning chain with our
+  rubric (``omniphys_rubric.txt``), 0-10 points reported as 0-1.
+- P_obj / P_open, strict mastery [``mastery_obj`` / ``mastery_open``]: 1 when the answer is correct
+  *and* the process score is at least :data:`MASTERY_THRESHOLD` (0.8: every key step of the chain, at
+  most minor slips, in the rubric's words), else 0.
+
+Process metrics need a judge (``--judge``); without one they are absent, never 0. A sample whose judge
+call fails keeps its rule score and has no process metrics (status ``degraded`` in the report).
+"""
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
+from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.evaluator import TaskState
+from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
+from evalscope.api.judge.contracts import OutputContract
+from evalscope.api.messages import ChatMessageUser
+from evalscope.api.metric import Score
+from evalscope.api.registry import register_benchmark
+from evalscope.constants import Tags
+from pydantic import BaseModel, Field
+
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, undecided_reason
+from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
+from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
+
+PROCESS_OBJ, PROCESS_OPEN = 'process_obj', 'process_open'
+MASTERY_OBJ, MASTERY_OPEN = 'mastery_obj', 'mastery_open'
+OBJECTIVE, OPEN = 'objective', 'open'
+#: process score (0-1) an answer needs, with a correct answer, to count as mastered (rubric: 8/10 points)
+MASTERY_THRESHOLD = 0.8
+RUBRIC_FILE = Path(__file__).with_name('omniphys_rubric.txt')
+PROCESS_CASE = 'process'
+#: the judge sees at most this much of a solution (its end, where the reasoning concludes)
+MAX_SOLUTION_CHARS = 12000
+DATA_FILES = ('omniphys.jsonl', 'OmniPhys.jsonl', 'omniphys.json', 'OmniPhys.json')
+
+#: subset -> record ``level`` spellings (English or Chinese school stage)
+LEVELS: Dict[str, Tuple[str, ...]] = {
+    'primary': ('primary', 'primary school', 'elementary', '小学'),
+    'junior_high': ('junior_high', 'junior high', 'middle school', '初中'),
+    'senior_high': ('senior_high', 'senior high', 'high school', '高中'),
+    'university': ('university', 'college', 'undergraduate', '大学'),
+}
+QUESTION_TYPES: Dict[str, Tuple[str, ...]] = {
+    OBJECTIVE: (OBJECTIVE, 'choice', 'fill', 'calculation', '选择题', '填空题', '计算题'),
+    OPEN: (OPEN, 'open-ended', 'open_ended', 'explanation', '简答题', '开放题'),
+}
+SUBSET_LIST = list(LEVELS)
+
+PROMPT_TEMPLATE = '{question}\n\n请结合图片解答这道物理题：写出完整的推理过程，最后把最终答案写在一个 \\boxed{{}} 中（数值答案带单位）。'
+
+DESCRIPTION = """
+## Overview
+
+OmniPhys is a Chinese multimodal physics benchmark from primary school (K-12) to university, each
+problem with figures and a reference reasoning chain. It scores both the final answer and the
+solution process. The data is not public: evalscope-phys loads it from a JSONL file you provide.
+
+## Task Description
+
+- **Input**: the figure(s) plus the problem text (Chinese)
+- **Output**: a full solution ending in the final answer in `\\boxed{}`
+- **Subsets**: the record `level`: primary, junior_high, senior_high, university
+
+## Evaluation Notes
+
+- **S1** `lenient_acc` (primary): answer accuracy. Numbers/expressions by our units-aware rules
+  (relative 1e-2 after unit conversion; `strict_acc` at 1e-6); with `--judge`, answers the rules
+  cannot decide (statements, unreadable expressions) are judged. Without a judge, an open question's
+  statement answer that the rules cannot decide is left out of S1 rather than counted wrong.
+- **S2** `process_obj` / **S3** `process_open`: process quality of objective / open questions, 0-1,
+  graded by the judge against the reference reasoning chain with the rubric in
+  `evalscope_phys/benchmarks/omniphys_rubric.txt` (0-10 points).
+- **P_obj** `mastery_obj` / **P_open** `mastery_open`: strict mastery, answer correct and process score
+  at least 0.8 (`extra_params.mastery_threshold`).
+- Process and mastery metrics need `--judge` models; without them they are absent (never 0).
+  `judged` / `cannot_judge` report the share of *answers* sent to / not decided by the judge.
+- Data (`dataset_args.omniphys.local_path`: `omniphys.jsonl` or its folder), one JSON object per line:
+  `id` (str), `level` (primary/junior_high/senior_high/university or 小学/初中/高中/大学),
+  `question_type` (`objective`: choice/fill-in/calculation with a definite answer; `open`: a stated
+  conclusion or explanation), `question` (text; `<image>` placeholders are dropped), `images` (list of
+  paths relative to the JSONL's folder), `answer` (LaTeX with unit, an option letter, or a statement),
+  `reasoning_chain` (list of reference steps), optional `subject`. Rows missing any of these, with an
+  unknown level/type, or with a missing/escaping image are excluded and counted in the log.
+- Figures are sent inline as base64; `max_image_bytes` is honoured. The judge sees text only.
+"""
+
+
+class ProcessVerdict(BaseModel):
+    """The judge's grade of one solution process."""
+
+    reasoning: str = ''
+    score: int = Field(ge=0, le=10)
+
+
+PROCESS_CONTRACT = OutputContract(schema_model=ProcessVerdict)
+
+
+def label(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
+    """The table key a record label names (case and spacing ignored), or None."""
+    text = re.sub(r'[\s\-]+', ' ', str(value or '').strip().lower())
+    return next((name for name, spellings in table.items()
+                 if text in {s.replace('_', ' ') for s in (name, *spellings)}), None)
+
+
+def reasoning_steps(value: Any) -> List[str]:
+    """A reference chain as a list of non-empty steps (a single string counts as one step)."""
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [str(step).strip() for step in items if isinstance(step, (str, int, float)) and str(step).strip()]
+
+
+@lru_cache(maxsize=1)
+def _rubric() -> str:
+    return RUBRIC_FILE.read_text(encoding='utf-8')
+
+
+def process_prompt(question: str, reference: str, steps: Sequence[str], solution: str) -> str:
+    """The rubric filled for one solution; placeholders are filled once, so braces in text are safe."""
+    values = {'question': question.strip(), 'reference_answer': reference.strip(),
+              'reference_steps': '\n'.join(f'{i}. {s}' for i, s in enumerate(steps, 1)),
+              'solution': (solution or '').strip()[-MAX_SOLUTION_CHARS:] or '(empty)'}
+    return re.sub(r'\{(question|reference_answer|reference_steps|solution)\}', lambda m: values[m.group(1)],
+                  _rubric())
+
+
+def process_metrics(question_type: str, points: int, correct: Optional[float],
+                    threshold: float = MASTERY_THRESHOLD) -> Dict[str, float]:
+    """S2/S3 and P_obj/P_open values for one sample; mastery is absent when correctness is unknown."""
+    score = points / 10.0
+    process, mastery = (PROCESS_OBJ, MASTERY_OBJ) if question_type == OBJECTIVE else (PROCESS_OPEN, MASTERY_OPEN)
+    out = {process: score}
+    if correct is not None:
+        out[mastery] = float(bool(correct) and score >= threshold - 1e-9)
+    return out
+
+
+def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_type: str,
+                      threshold: float) -> JudgeDefinition:
+    """The rules-first answer judge plus one process case; both verdicts reduce into one score."""
+    base_score = answer_judge.immediate_score  # set when the rules decided the answer
+    cases = [*answer_judge.cases, JudgeCase(case_id=PROCESS_CASE, output_contract=PROCESS_CONTRACT)]
+
+    def request(case, placement, completed, context) -> JudgeRequest:
+        if case.case_id != PROCESS_CASE:
+            return answer_judge.build_request(case, placement, completed, context)
+        return JudgeRequest(messages=[ChatMessageUser(content=prompt + case.output_contract.instruction())])
+
+    def reduce(verdicts, context) -> ReducedVerdict:
+        answers = [v for v in verdicts if v.case_id != PROCESS_CASE]
+        process = next(v for v in verdicts if v.case_id == PROCESS_CASE).value
+        if base_score is not None:
+            reduced = ReducedVerdict(value=dict(base_score.value), metadata={})
+        else:
+            reduced = answer_judge.reduce_verdicts(answers, context)
+        value = dict(reduced.value)
+        value.update(process_metrics(question_type, process.score, value.get(LENIENT), threshold))
+        metadata = {**(reduced.metadata or {}), 'process_points': process.score, 'process_reasoning': process.reasoning}
+        return ReducedVerdict(value=value, metadata=metadata)
+
+    def finalize(score: Score, review, context) -> Score:
+        if answer_judge.finalize is not None:
+            return answer_judge.finalize(score, review, context)
+        score.main_score_name = base_score.main_score_name
+        score.explanation = base_score.explanation
+        score.metadata = {**(base_score.metadata or {}), **(score.metadata or {})}
+        return score
+
+    return JudgeDefinition.workflow(cases=cases, request=request, reduce=reduce, finalize=finalize,
+                                    main_score_name=answer_judge.main_score_name or LENIENT)
+
+
+@register_benchmark(
+    BenchmarkMeta(
+        name='omniphys',
+        pretty_name='OmniPhys',
+        dataset_id='omniphys',
+        tags=[Tags.MULTI_MODAL, Tags.REASONING, Tags.QA],
+        description=DESCRIPTION,
+        subset_list=SUBSET_LIST,
+        metric_list=[LENIENT, STRICT, SCORED, PROCESS_OBJ, PROCESS_OPEN, MASTERY_OBJ, MASTERY_OPEN, JUDGED,
+                     CANNOT_JUDGE],
+        primary_metric=LENIENT,
+        eval_split='test',
+        prompt_template=PROMPT_TEMPLATE,
+        extra_params={
+            'mastery_threshold': {'type': 'float', 'value': MASTERY_THRESHOLD,
+                                  'description': 'Process score (0-1) a correct answer needs to count as mastered.'},
+        },
+    )
+)
+class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+    """Answers by the engine (judge for the undecided), every solution's process by the judge."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.image_root: Optional[Path] = None
+
+    def load(self) -> Tuple[DatasetDict, None]:
+        unknown = [s for s in self.subset_list if s not in LEVELS]
+        if unknown:
+            raise ValueError(f'omniphys: unknown subsets {unknown}; choose from {SUBSET_LIST}.')
+        if not os.path.exists(self.dataset_id):
+            raise DatasetUnavailableError(
+                f'omniphys: the OmniPhys data is not public and {self.dataset_id!r} is not a local file or folder. '
+                'Set dataset_args.omniphys.local_path to your omniphys.jsonl (or its folder), e.g. '
+                '--dataset-args \'{"omniphys": {"local_path": "/data/omniphys"}}\'.')
+        path = find_data_file(Path(self.dataset_id), DATA_FILES, 'OmniPhys')
+        self.image_root = path.parent
+        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
+        skipped: Dict[str, List[str]] = {}
+        for record in read_records(path):
+            rid = str(record.get('id', '?')) if isinstance(record, dict) else '?'
+            problem = self._problem(record)
+            if problem is not None:
+                skipped.setdefault(problem, []).append(rid)
+                continue
+            subset = label(record['level'], LEVELS)
+            if subset in record_map:
+                record_map[subset].append(record)
+        log_skipped(self.name, skipped)
+        return build_dataset_dict_from_record_map(
+            record_map=record_map,
+            sample_fields=self.record_to_sample,
+            location=str(path),
+            limit=self.limit,
+            repeats=self.repeats,
+            shuffle=self.shuffle,
+            seed=self.seed,
+        ), None
+
+    def _problem(self, record: Any) -> Optional[str]:
+        """Why ``record`` cannot become a sample (the exclusion reason), or None."""
+        if not isinstance(record, dict):
+            return 'not a JSON object'
+        if not str(record.get('id') or '').strip():
+            return 'no id'
+        for key in ('question', 'answer'):
+            if not isinstance(record.get(key), str) or not record[key].strip():
+                return f'no {key}'
+        if label(record.get('level'), LEVELS) is None:
+            return 'unknown level'
+        if label(record.get('question_type'), QUESTION_TYPES) is None:
+            return 'unknown question_type'
+        if not reasoning_steps(record.get('reasoning_chain')):
+            return 'no reasoning_chain'
+        return check_images(self.image_root, record.get('images'))
+
+    def record_to_sample(self, record: Dict[str, Any]) -> Sample:
+        figures = [image_data_uri(self, resolve_image(self.image_root, name)) for name in image_names(record['images'])]
+        metadata = {'id': str(record['id']), 'level': label(record['level'], LEVELS),
+                    'question_type': label(record['question_type'], QUESTION_TYPES), 'subject': record.get('subject'),
+                    'reasoning_chain': reasoning_steps(record['reasoning_chain'])}
+        text = self.prompt_template.format(question=record['question'].strip())
+        return Sample(input=figure_message(text, figures), target=record['answer'].strip(), metadata=metadata)
+
+    def match_score(
+        self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
+    ) -> Score:
+        verdict = score_answer(reference, original_prediction, eed=False)
+        score = verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT), main=LENIENT)
+        is_open = (task_state.metadata or {}).get('question_type') == OPEN
+        if is_open and verdict.scored and undecided_reason(verdict, reference) is not None:
+            # a statement the rules cannot read: only the judge may call it wrong
+            score.value = {k: v for k, v in score.value.items() if k not in (STRICT, LENIENT)}
+            score.explanation = f'{verdict.reason}; open answer left to the judge'
+        return score
+
+    def judge_definition(self, context) -> JudgeDefinition:
+        answer_judge = super().judge_definition(context)
+        metadata = context.task_state.metadata or {}
+        prompt = process_prompt(context.task_state.input_text, context.reference,
+                                metadata.get('reasoning_chain') or [], context.original_prediction)
+        threshold = float(self.extra_params.get('mastery_threshold', MASTERY_THRESHOLD))
+        return with_process_case(answer_judge, prompt=prompt, question_type=metadata.get('question_type', OBJECTIVE),
+                                 threshold=threshold)
