@@ -146,3 +146,43 @@ def test_evalscope_cli_scores_both_files_and_judges_the_unanswered_solution(judg
         assert got == (lenient, strict, scored, judged), (rid, value)
     assert judged_run.metric(NAME, 'judged')['score'] == pytest.approx(1 / 8)
     assert judged_run.metric(NAME, 'lenient_acc')['score'] == pytest.approx(6 / 8)
+
+
+@pytest.mark.integration
+def test_replayed_reference_answers_score_where_a_final_answer_is_extracted(shared_data, tmp_path, evalscope_eval):
+    """The first 150 open-ended and 50 multiple-choice rows have figures in ../shared/data/physunibench.
+
+    Each open-ended solution's final answer, boxed, and each answer key as ``ANSWER: X``, are replayed
+    as the model's reply; both must score >= 0.9. Solutions with no extractable final answer are
+    counted and listed (unscored without a judge, never a silent 0).
+    """
+    folder = shared_data / 'physunibench'
+    oe = json.loads((folder / 'PhysUnivBench_en_OE.json').read_text())[:150]
+    mcq = json.loads((folder / 'PhysUnivBench_en_MCQ.json').read_text())[:50]
+    records, unanswered = {}, []
+    for row in oe:
+        reference = reference_final_answer(row['answer'])
+        if reference is None:
+            unanswered.append(row['id'])
+        reply = f'Final answer: \\boxed{{{reference}}}' if reference is not None else row['answer']
+        records.setdefault((row['question'].replace('<image>', '').strip(), '\\boxed{}'), reply)
+    for row in mcq:
+        records.setdefault((row['question'].replace('<image>', '').strip(), 'ANSWER: X'), f"ANSWER: {row['answer']}")
+    replay = [{'match': list(match), 'response': reply} for match, reply in records.items()]
+    with replay_server(replay) as url:
+        run = evalscope_eval(url, [NAME], {NAME: {'local_path': str(folder)}}, tmp_path / 'run', timeout=900)
+    assert run.process.returncode == 0, run.process.stderr[-3000:]
+    assert run.reports[NAME]['execution_summary']['requested'] == 200
+    scores = [(r['sample_score']['sample_metadata'], r['sample_score']['score']) for r in run.reviews(NAME)]
+    extracted = [(m['id'], s) for m, s in scores if m['subset'] == 'open_ended' and m['reference_from_solution']]
+    choices = [s['value']['lenient_acc'] for m, s in scores if m['subset'] == 'multiple_choice']
+    missed = [(rid, s['explanation'], s['extracted_prediction']) for rid, s in extracted
+              if s['value'].get('lenient_acc') != 1.0]
+    unscored = sorted(m['id'] for m, s in scores if m['subset'] == 'open_ended' and not m['reference_from_solution'])
+    print(f'\nphysunibench OE: {len(extracted)} with an extracted final answer, {len(missed)} of them missed; '
+          f'{len(unscored)} without one (ids {unscored}); MCQ {sum(choices)}/{len(choices)}')
+    assert unscored == sorted(unanswered)
+    assert all(s['value'] == {'scored': 0.0} for m, s in scores if m['id'] in unanswered and m['subset'] == 'open_ended')
+    assert len(extracted) + len(unscored) == 150 and len(choices) == 50
+    assert 1 - len(missed) / len(extracted) >= 0.9, missed
+    assert sum(choices) / len(choices) >= 0.9
