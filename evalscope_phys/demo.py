@@ -63,6 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     config = demo_config(args.datasets)
     work_dir = args.work_dir or Path(tempfile.mkdtemp(prefix='evalscope-phys-demo-'))
+    work_dir.mkdir(parents=True, exist_ok=True)
     records = []
     for spec in config['benchmarks'].values():
         records.extend(json.loads(line) for line in (DEMO_DIR / spec['replay']).read_text().splitlines() if line.strip())

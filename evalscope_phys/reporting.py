@@ -16,15 +16,24 @@ def load_reports(work_dir: Path) -> List[Dict[str, Any]]:
     return [read_report(path) for path in sorted(Path(work_dir).rglob('reports/*/*.json'))]
 
 
+def metric_label(identity: Dict[str, Any]) -> str:
+    """``strict_acc``, or ``strict_acc [difficulty=hard]`` for a metric broken down by a dimension."""
+    dimensions = identity.get('dimensions') or {}
+    if not dimensions:
+        return identity['name']
+    return f"{identity['name']} [{', '.join(f'{k}={v}' for k, v in sorted(dimensions.items()))}]"
+
+
 def format_table(reports: Sequence[Dict[str, Any]]) -> str:
-    """Markdown: dataset x metric with score and n, primary metric first and starred."""
+    """Markdown: dataset x metric with score and n; the primary metric first and starred, breakdowns last."""
     lines = ['| dataset | metric | score | n |', '|---|---|---:|---:|']
     for report in reports:
-        primary = (report.get('primary_metric_identity') or {}).get('name')
-        metrics = sorted(report.get('metrics', []), key=lambda m: m['identity']['name'] != primary)
+        primary = report.get('primary_metric_identity') or {}
+        metrics = sorted(report.get('metrics', []),
+                         key=lambda m: (m['identity'] != primary, bool(m['identity'].get('dimensions'))))
         for metric in metrics:
-            name = metric['identity']['name'] + (' *' if metric['identity']['name'] == primary else '')
-            lines.append(f"| {report['dataset_name']} | {name} | {metric['score']:.4f} | {metric['num']} |")
+            label = metric_label(metric['identity']) + (' *' if metric['identity'] == primary else '')
+            lines.append(f"| {report['dataset_name']} | {label} | {metric['score']:.4f} | {metric['num']} |")
     if len(lines) == 2:
         lines.append('| (no reports) | | | |')
     return '\n'.join(lines)
