@@ -66,17 +66,19 @@ class Corpus:
         return [item.text for item in self.items]
 
 
+def _spaced(text: str) -> str:
+    text = unicodedata.normalize('NFKC', text).casefold()
+    return _NOT_WORD.sub(' ', _LATEX_SPACING.sub(' ', text))
+
+
 def normalise(text: str) -> str:
     """Return the comparison form of ``text`` (see the module docstring for the steps)."""
-    text = unicodedata.normalize('NFKC', text).casefold()
-    text = _LATEX_SPACING.sub(' ', text)
-    text = _NOT_WORD.sub(' ', text)
-    return _WHITESPACE.sub(' ', text).strip()
+    return _WHITESPACE.sub(' ', _spaced(text)).strip()
 
 
 def tokens(text: str) -> List[str]:
-    """Word tokens of the normalised text."""
-    return normalise(text).split()
+    """Word tokens of the normalised text (``normalise(text).split()``, one regex pass fewer)."""
+    return _spaced(text).split()
 
 
 def read_records(path: Path) -> List[Dict[str, Any]]:

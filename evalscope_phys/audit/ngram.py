@@ -11,7 +11,7 @@ A text shorter than ``n`` words counts as one gram (itself); an empty text has n
 """
 from __future__ import annotations
 
-import math
+import itertools
 from dataclasses import dataclass
 from typing import Iterable, List, Sequence, Set, Tuple
 
@@ -92,26 +92,35 @@ def brute_force_hits(eval_sets: Sequence[Set], pool_sets: Sequence[Set], thresho
     return hits
 
 
-def _token_ids(texts_tokens: Sequence[List[str]]) -> List[np.ndarray]:
+def _token_ids(texts: Iterable[str]) -> List[np.ndarray]:
+    """Normalised word tokens of each text as int32 ids (texts are tokenised one at a time to bound memory).
+
+    Ids are unique per word but not contiguous: ``setdefault`` draws a fresh number from the counter on
+    every call and keeps it only for a new word, which is faster than computing ``len(vocab)``.
+    """
     vocab: dict = {}
-    return [np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int64, count=len(toks))
-            for toks in texts_tokens]
+    counter = itertools.count()
+    out = []
+    for text in texts:
+        out.append(np.array(list(map(vocab.setdefault, tokens(text), counter)), dtype=np.int32))
+    return out
 
 
 def _gram_rows(ids: Sequence[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndarray]:
     """(doc index, n-gram as n token ids) for every gram position in every document."""
-    docs, grams = [], []
-    for d, arr in enumerate(ids):
-        if arr.size == 0:
-            continue
-        if arr.size < n:
-            arr = np.concatenate([arr, np.full(n - arr.size, _PAD, dtype=np.int64)])
-        win = np.lib.stride_tricks.sliding_window_view(arr, n)
-        grams.append(win)
-        docs.append(np.full(win.shape[0], d, dtype=np.int64))
-    if not grams:
-        return np.zeros(0, np.int64), np.zeros((0, n), np.int64)
-    return np.concatenate(docs), np.concatenate(grams)
+    ids = [a if a.size >= n or a.size == 0 else np.concatenate([a, np.full(n - a.size, _PAD, np.int32)])
+           for a in ids]
+    lengths = np.fromiter((a.size for a in ids), dtype=np.int64, count=len(ids))
+    counts = np.where(lengths > 0, lengths - n + 1, 0)
+    if counts.sum() == 0:
+        return np.zeros(0, np.int64), np.zeros((0, n), np.int32)
+    flat = np.concatenate(ids)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    first_gram = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    docs = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
+    starts = np.repeat(offsets, counts) + (np.arange(int(counts.sum())) - np.repeat(first_gram, counts))
+    grams = np.lib.stride_tricks.sliding_window_view(flat, n)[starts]
+    return docs, grams
 
 
 def _gram_ids(grams: np.ndarray) -> np.ndarray:
@@ -134,7 +143,8 @@ def _gram_ids(grams: np.ndarray) -> np.ndarray:
 
 def _set_matrix(docs: np.ndarray, gram_ids: np.ndarray, n_docs: int, n_grams: int) -> sp.csr_matrix:
     """Binary doc x gram matrix (each gram once per doc)."""
-    key = np.unique(docs * n_grams + gram_ids)
+    key = np.sort(docs * n_grams + gram_ids)  # sort + diff: numpy 2's hash-based unique is far slower here
+    key = key[np.concatenate([[True], key[1:] != key[:-1]])] if key.size else key
     rows, cols = key // n_grams, key % n_grams
     return sp.csr_matrix((np.ones(key.size, np.float32), (rows, cols)), shape=(n_docs, n_grams))
 
@@ -170,12 +180,14 @@ def jaccard_candidates(eval_texts: Sequence[str], pool_texts: Sequence[str], con
     """
     if in_pool:
         eval_texts = pool_texts
-    all_tokens = [tokens(t) for t in eval_texts] + ([] if in_pool else [tokens(t) for t in pool_texts])
-    ids = _token_ids(all_tokens)
+    ids = _token_ids(list(eval_texts) + ([] if in_pool else list(pool_texts)))
     docs, grams = _gram_rows(ids, config.n)
+    del ids
     gids = _gram_ids(grams)
+    del grams
     n_grams = int(gids.max()) + 1 if gids.size else 1
-    full = _set_matrix(docs, gids, len(all_tokens), n_grams)
+    full = _set_matrix(docs, gids, len(eval_texts) + (0 if in_pool else len(pool_texts)), n_grams)
+    del docs, gids
     n_eval = len(eval_texts)
     ev, po = (full, full) if in_pool else (full[:n_eval], full[n_eval:])
     df = np.bincount(full.indices, minlength=n_grams)

@@ -12,21 +12,27 @@ def _vectors(seed: int, n: int, dim: int = 16) -> np.ndarray:
     return normalise_rows(np.random.default_rng(seed).normal(size=(n, dim)).astype(np.float32))
 
 
+@pytest.mark.parametrize('backend', ['numpy', 'torch'])
 @pytest.mark.parametrize('block_elements', [1024, 5000, 1 << 25])
 @pytest.mark.parametrize('k', [1, 3, 7])
-def test_blocked_top_k_equals_full_sort(block_elements: int, k: int) -> None:
+def test_blocked_top_k_equals_full_sort(block_elements: int, k: int, backend: str) -> None:
+    if backend == 'torch':
+        pytest.importorskip('torch')
     ev, pool = _vectors(0, 70), _vectors(1, 530)
-    got = top_k_cosine(ev, pool, k, block_elements)
+    got = top_k_cosine(ev, pool, k, block_elements, backend=backend)
     full = ev @ pool.T
     want_idx = np.argsort(-full, axis=1, kind='stable')[:, :k]
     np.testing.assert_allclose(got.score, np.take_along_axis(full, want_idx, axis=1), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(got.index, want_idx)  # random floats: no ties
 
 
-def test_exclude_self_in_pool_mode() -> None:
+@pytest.mark.parametrize('backend', ['numpy', 'torch'])
+def test_exclude_self_in_pool_mode(backend: str) -> None:
+    if backend == 'torch':
+        pytest.importorskip('torch')
     pool = _vectors(2, 300)
     pool[10] = pool[200]  # an exact duplicate pair
-    got = top_k_cosine(pool, pool, 2, block_elements=2048, exclude_self=True)
+    got = top_k_cosine(pool, pool, 2, block_elements=2048, exclude_self=True, backend=backend)
     assert not np.any(got.index == np.arange(300)[:, None])
     assert got.index[10, 0] == 200 and got.index[200, 0] == 10
     assert got.score[10, 0] == pytest.approx(1.0)
