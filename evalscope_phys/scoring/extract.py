@@ -1,0 +1,295 @@
+"""Final-answer extraction from a model response: pure string work, nothing is evaluated.
+
+Order of preference: the last ``\\boxed{}``/``\\fbox{}`` (brace matched); the text after the last
+"final answer" phrase; the last display formula (``\\[..\\]``, ``$$..$$``, ``\\begin{equation}``);
+the last inline formula (``\\(..\\)``, ``$..$``); the whole text. Inside the chosen text the
+right-hand side of the last top-level relation is kept (``=``, ``\\approx``, ``\\sim``, ``\\le``...),
+and a trailing unit (``\\text{m/s}``, ``\\mathrm{kN}``, ``^\\circ``, or plain ``46.3 kN`` after a
+number) is split off and kept. Extraction is idempotent: extracting from an extracted expression
+gives it back unchanged.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+#: Relations whose right-hand side is the answer; longer names first so \leq is not read as \le.
+RELATION_COMMANDS = ('approx', 'simeq', 'equiv', 'cong', 'sim', 'leqslant', 'geqslant', 'leq',
+                     'geq', 'le', 'ge', 'lt', 'gt', 'll', 'gg', 'propto', 'to', 'rightarrow',
+                     'Rightarrow', 'longrightarrow', 'implies', 'coloneqq', 'eqqcolon', 'approxeq')
+_BOX_RE = re.compile(r'\\(boxed|fbox|framebox)\s*\{')
+_FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*:)')
+_DISPLAY_RES = (re.compile(r'\\\[(.*?)\\\]', re.S), re.compile(r'\$\$(.*?)\$\$', re.S),
+                re.compile(r'\\begin\{(equation|align|gather)\*?\}(.*?)\\end\{\1\*?\}', re.S))
+_INLINE_RES = (re.compile(r'\\\((.*?)\\\)', re.S), re.compile(r'(?<![\\$])\$([^$]+?)\$(?!\$)', re.S))
+_LABEL_RE = re.compile(r'^\s*(\\text\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\([a-z0-9]{1,2}\))\s*')
+_TRAILING_RE = re.compile(r'(\s|\\[,;:! ]|\\quad|\\qquad|[.,;:]|~|\\$)+$')
+_WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle)\s*')
+
+SOURCES = ('boxed', 'final_answer_line', 'display', 'inline', 'whole', 'none')
+
+
+@dataclass(frozen=True)
+class ExtractedAnswer:
+    """The final answer found in a response."""
+
+    expression: str
+    """LaTeX of the answer's value: no wrappers, no left-hand side, no unit ('' when none)."""
+    unit: str = ''
+    """The unit text split off the value, as written ('' when none)."""
+    source: str = 'none'
+    """Where it came from: one of ``SOURCES``."""
+    unit_style: str = ''
+    """'latex' (``\\text``/``\\mathrm``/degree/percent), 'plain' (a bare word after a number) or ''."""
+
+    @property
+    def empty(self) -> bool:
+        return not self.expression.strip()
+
+    @property
+    def text(self) -> str:
+        """Value and unit back together (used when a plain-word unit turns out to be symbols)."""
+        return f'{self.expression} {self.unit}'.strip() if self.unit else self.expression
+
+
+# --------------------------------------------------------------------------- scanning helpers
+
+def matching_brace(text: str, open_index: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``open_index`` (escaped braces skipped), or -1."""
+    depth, i, n = 0, open_index, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i += 2
+            continue
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def boxed_contents(text: str) -> List[str]:
+    """Contents of every ``\\boxed{}``/``\\fbox{}`` in order (nested boxes count once, outermost)."""
+    found, pos = [], 0
+    while True:
+        m = _BOX_RE.search(text, pos)
+        if not m:
+            return found
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            found.append(text[m.end():])  # unterminated box: take the rest
+            return found
+        found.append(text[m.end():close])
+        pos = close + 1
+
+
+def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
+    """Split on separators (plain strings or ``\\command`` names) outside braces and brackets."""
+    parts, depth, start, i, n = [], 0, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            j = i + 1
+            while j < n and text[j].isalpha():
+                j += 1
+            name = text[i + 1:j] if j > i + 1 else text[i + 1:i + 2]
+            if depth == 0 and ('\\' + name) in separators:
+                parts.append(text[start:i])
+                start = i = j
+                continue
+            if name in ('left', 'bigl', 'Bigl', 'biggl', 'Biggl'):
+                depth += 1
+            elif name in ('right', 'bigr', 'Bigr', 'biggr', 'Biggr'):
+                depth -= 1
+            elif name in ('{',):
+                depth += 1
+            elif name in ('}',):
+                depth -= 1
+            i = max(j, i + 2)
+            continue
+        if c in '{([':
+            depth += 1
+        elif c in '})]':
+            depth -= 1
+        elif depth == 0:
+            for sep in separators:
+                if not sep.startswith('\\') and text.startswith(sep, i):
+                    parts.append(text[start:i])
+                    start = i = i + len(sep)
+                    break
+            else:
+                i += 1
+            continue
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def right_hand_side(text: str) -> str:
+    """The part after the last top-level relation; the text itself when there is none."""
+    seps = ('=', '<', '>') + tuple('\\' + name for name in RELATION_COMMANDS)
+    parts = top_level_split(text, seps)
+    for part in reversed(parts):
+        if part.strip():
+            return part.strip()
+    return text.strip()
+
+
+# --------------------------------------------------------------------------- units
+
+_UNIT_GROUP_RE = re.compile(r'(\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
+_NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad|approx|sim)')
+_PLAIN_UNIT_RE = re.compile(r'(?<=[\d}\s.])\s*([A-Za-zµμΩÅ°][A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
+
+
+def _is_numeric(text: str) -> bool:
+    stripped = _NUMERIC_CMDS_RE.sub(' ', text)
+    stripped = re.sub(r'(?<=\d)[eE](?=[+-]?\d)', ' ', stripped)
+    return bool(re.search(r'\d', stripped)) and not re.search(r'[A-Za-z]', stripped)
+
+
+def split_unit(text: str) -> Tuple[str, str, str]:
+    """``(value, unit, unit_style)``: a trailing unit split off when it is a known unit."""
+    from .units import parse_unit  # pint is imported only when a candidate unit appears
+
+    text = text.strip()
+    candidates = [m.start() for m in _UNIT_GROUP_RE.finditer(text)]
+    for start in candidates:
+        value, unit = text[:start].strip(), text[start:].strip()
+        if not value or _unbalanced(value) or _unbalanced(unit):
+            continue
+        value = _TRAILING_RE.sub('', value)
+        value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', value).strip()
+        if value and parse_unit(unit) is not None:
+            return value, unit, 'latex'
+    m = _PLAIN_UNIT_RE.search(text)
+    if m:
+        value, unit = text[:m.start()].strip(), m.group(1).strip()
+        if value and _is_numeric(value) and not _unbalanced(unit) and _plain_unit_ok(unit):
+            if parse_unit(unit) is not None:
+                return _TRAILING_RE.sub('', value), unit, 'plain'
+    return text, '', ''
+
+
+def _plain_unit_ok(unit: str) -> bool:
+    # "2 m g" is more likely a product of symbols than metre-grams
+    words = re.split(r'\s+', unit.strip())
+    return not (len(words) > 1 and all(len(w) == 1 for w in words))
+
+
+def _unbalanced(text: str) -> bool:
+    depth = 0
+    for i, c in enumerate(text):
+        if c == '{' and (i == 0 or text[i - 1] != '\\'):
+            depth += 1
+        elif c == '}' and (i == 0 or text[i - 1] != '\\'):
+            depth -= 1
+            if depth < 0:
+                return True
+    return depth != 0
+
+
+# --------------------------------------------------------------------------- extraction
+
+def _last_match(patterns, text: str) -> Optional[str]:
+    best, best_end = None, -1
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            if m.end() > best_end:
+                best, best_end = m.group(m.lastindex), m.end()
+    return best
+
+
+def _locate(response: str) -> Tuple[str, str]:
+    """(answer text, source) before relation/unit handling."""
+    boxes = boxed_contents(response)
+    if boxes:
+        return boxes[-1], 'boxed'
+    finals = list(_FINAL_RE.finditer(response))
+    if finals:
+        tail = response[finals[-1].end():].lstrip(' \t*:：')
+        line = tail.split('\n\n')[0].strip()
+        inner = _last_match(_DISPLAY_RES, line) or _last_match(_INLINE_RES, line)
+        if inner is not None:
+            return inner, 'final_answer_line'
+        if line:
+            return line.split('\n')[0], 'final_answer_line'
+    display = _last_match(_DISPLAY_RES, response)
+    if display is not None:
+        return display, 'display'
+    inline = _last_match(_INLINE_RES, response)
+    if inline is not None:
+        return inline, 'inline'
+    return response, 'whole'
+
+
+def clean_answer_text(text: str) -> str:
+    """Strip math delimiters, labels, trailing punctuation and an outer pair of braces."""
+    text = text.strip()
+    for _ in range(3):
+        before = text
+        text = re.sub(r'^(\$\$|\$|\\\[|\\\()\s*', '', text)
+        text = re.sub(r'\s*(\$\$|\$|\\\]|\\\))$', '', text)
+        text = _WRAPPER_RE.sub('', text)
+        text = _LABEL_RE.sub('', text)
+        text = _TRAILING_RE.sub('', text).strip()
+        if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
+            text = text[1:-1].strip()
+        boxes = boxed_contents(text)
+        if len(boxes) == 1 and _BOX_RE.match(text) and matching_brace(text, text.index('{')) == len(text) - 1:
+            text = boxes[0].strip()
+        if text == before:
+            break
+    return text
+
+
+def _first_segment(text: str) -> str:
+    """Keep the first part before a top-level ``\\quad``/``,\\text{...}`` condition."""
+    parts = [p for p in top_level_split(text, ('\\quad', '\\qquad')) if p.strip()]
+    if len(parts) > 1:
+        text = parts[0]
+    m = re.search(r',?\s*\\(text|mbox)\{\s*(for|when|if|where|with|since|as|and|or)\b', text)
+    if m and m.start() > 0:
+        text = text[:m.start()]
+    m = re.search(r'\s*\(\s*\\text\{\s*(for|when|if|where|approximately|approx)', text)
+    if m and m.start() > 0:
+        text = text[:m.start()]
+    return text
+
+
+def extract_answer_text(text: str, source: str = 'none') -> ExtractedAnswer:
+    """Relation and unit handling on an already located answer text."""
+    text = clean_answer_text(text)
+    text = _first_segment(text)
+    text = clean_answer_text(right_hand_side(text))
+    value, unit, style = split_unit(text)
+    value = clean_answer_text(value)
+    return ExtractedAnswer(expression=value, unit=unit, source=source if value else 'none',
+                           unit_style=style if value else '')
+
+
+def extract_final_answer(response: str) -> ExtractedAnswer:
+    """The final answer of a model response (or of a bare answer: extraction is idempotent)."""
+    if not response or not response.strip():
+        return ExtractedAnswer(expression='', source='none')
+    located, source = _locate(response)
+    return extract_answer_text(located, source)
+
+
+def extract_all_answers(response: str) -> List[ExtractedAnswer]:
+    """Every answer of a multi-answer response: all boxes, or the final answer's list items."""
+    if not response or not response.strip():
+        return []
+    boxes = boxed_contents(response)
+    if len(boxes) > 1:
+        return [extract_answer_text(box, 'boxed') for box in boxes]
+    located, source = _locate(response)
+    located = clean_answer_text(located)
+    items = [p for p in top_level_split(located, (',', ';', '\\quad', '\\qquad', '\\text{and}',
+                                                 '\\text{ and }', '\\\\')) if p.strip()]
+    return [extract_answer_text(item, source) for item in items] or [extract_answer_text(located, source)]

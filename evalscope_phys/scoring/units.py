@@ -1,0 +1,138 @@
+"""Units via ``pint``: LaTeX unit text -> a pint unit, and the factor between two units.
+
+``46.3 kN`` against ``46300 N`` compares ``46.3 * factor(kN -> N)`` with ``46300``. A unit the
+registry does not know is treated as no unit (the text is kept on the verdict's side but does not
+block a numeric match); two known units of different dimensions are a ``dimension_mismatch``.
+Unit text goes through a whitelist before pint sees it, and pint's own parser never evaluates it.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+_REGISTRY = None
+_REGISTRY_LOCK = threading.Lock()
+
+# Physics usage that pint's defaults read otherwise (gauss in SI, AU the astronomical unit).
+_DEFINITIONS = (
+    'gauss_si = 1e-4 * tesla = G_si',
+    'astronomical_unit_ = astronomical_unit = AU_',
+)
+_REPLACEMENTS = (
+    (r'\\AA\b|Å', 'angstrom'), (r'\\Omega|Ω', 'ohm'), (r'\\mho', 'siemens'),
+    (r'\^\s*\{?\s*\\circ\s*\}?\s*C\b|°\s*C\b|\\degree\s*C\b', 'degC'),
+    (r'\^\s*\{?\s*\\circ\s*\}?\s*F\b|°\s*F\b', 'degF'),
+    (r'\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree', 'degree'),
+    (r'\\%|%', 'percent'), (r'\\(mu|micro)\s*|μ|µ', 'MICRO'), (r'\\hbar', 'hbar'),
+)
+_WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour', 'hrs': 'hour',
+                 'Gs': 'G_si', 'gauss': 'G_si', 'amu': 'u', 'deg': 'degree', 'degrees': 'degree',
+                 'rev': 'revolution', 'Angstrom': 'angstrom', 'ev': 'eV', 'kev': 'keV',
+                 'mev': 'MeV', 'gev': 'GeV', 'ly': 'light_year', 'lyr': 'light_year',
+                 'c': None, 'e': None}
+_ALLOWED_RE = re.compile(r'^[A-Za-z0-9_*/(). \-]+$')
+
+
+def registry():
+    """The process-wide pint registry (built once, about a second)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        with _REGISTRY_LOCK:
+            if _REGISTRY is None:
+                import pint
+                ureg = pint.UnitRegistry(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
+                for definition in _DEFINITIONS:
+                    ureg.define(definition)
+                _REGISTRY = ureg
+    return _REGISTRY
+
+
+def latex_unit_to_pint(text: str) -> Optional[str]:
+    """A pint expression for a LaTeX unit (``\\mathrm{m\\,s^{-1}}`` -> ``m*s**-1``), or None."""
+    s = text.strip()
+    if not s or len(s) > 200:
+        return None
+    for pattern, replacement in _REPLACEMENTS:
+        s = re.sub(pattern, ' %s ' % replacement, s)
+    s = re.sub(r'MICRO\s*', 'u', s)
+    s = re.sub(r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textit|mathbf)\b', ' ', s)
+    s = re.sub(r'\\(cdot|times|bullet)|·|⋅|\*', ' * ', s)
+    s = re.sub(r'\\[,;:! ]|~|\\quad|\\qquad', ' ', s)
+    s = re.sub(r'\^\s*\{\s*([+-]?\s*[0-9./]+)\s*\}', lambda m: '**(%s)' % m.group(1).replace(' ', ''), s)
+    s = re.sub(r'\^\s*([+-]?[0-9]+)', r'**\1', s)
+    s = s.replace('{', ' ').replace('}', ' ')
+    if '\\' in s or '^' in s:
+        return None
+    s = s.strip().strip('.').strip()
+    if not s or not _ALLOWED_RE.match(s.replace('**', '^^').replace('^^', '*')):
+        return None
+    words = re.findall(r'[A-Za-z_]+|\*\*|[0-9.]+|[*/()\-]', s)
+    out, previous = [], None
+    for word in words:
+        if re.fullmatch(r'[A-Za-z_]+', word):
+            if word in _WORD_ALIASES:
+                word = _WORD_ALIASES[word]
+                if word is None:
+                    return None
+            if previous is not None and (re.fullmatch(r'[A-Za-z_]+', previous) or previous == ')'
+                                         or re.fullmatch(r'[0-9.]+', previous) and out[-2:-1] == ['**']):
+                out.append('*')
+        elif word == '(' and previous is not None and (re.fullmatch(r'[A-Za-z_]+', previous) or previous == ')'):
+            out.append('*')
+        out.append(word)
+        previous = word
+    return ''.join(out) or None
+
+
+@lru_cache(maxsize=4096)
+def parse_unit(text: str):
+    """The pint unit for LaTeX unit text, or None when it is not a unit we know."""
+    expression = latex_unit_to_pint(text)
+    if expression is None:
+        return None
+    try:
+        unit = registry().parse_units(expression)
+    except Exception:
+        return None
+    return unit
+
+
+@dataclass(frozen=True)
+class UnitComparison:
+    """How an answer's unit relates to the reference's."""
+
+    factor: Optional[float]
+    """Multiply the answer's value by this to express it in the reference's unit (None: cannot)."""
+    reason: str
+    """'no_units', 'missing_unit', 'extra_unit', 'same_unit', 'unit_converted',
+    'dimension_mismatch' or 'unknown_unit'."""
+    offset: float = 0.0
+    """Added after the factor (temperature scales only)."""
+
+
+def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
+    """Factor turning answer-unit values into reference-unit values, with a reason."""
+    if not answer_unit and not reference_unit:
+        return UnitComparison(1.0, 'no_units')
+    if not answer_unit:
+        return UnitComparison(1.0, 'missing_unit')
+    if not reference_unit:
+        return UnitComparison(1.0, 'extra_unit')
+    a, r = parse_unit(answer_unit), parse_unit(reference_unit)
+    if a is None or r is None:
+        return UnitComparison(1.0, 'unknown_unit')
+    if a == r:
+        return UnitComparison(1.0, 'same_unit')
+    ureg = registry()
+    try:
+        one = ureg.Quantity(1.0, a).to(r).magnitude
+        zero = ureg.Quantity(0.0, a).to(r).magnitude
+    except Exception:
+        return UnitComparison(None, 'dimension_mismatch')
+    factor = float(one - zero)
+    if abs(factor - 1.0) < 1e-12 and abs(zero) < 1e-12:
+        return UnitComparison(1.0, 'same_unit')
+    return UnitComparison(factor, 'unit_converted', offset=float(zero))
