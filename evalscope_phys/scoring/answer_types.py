@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from .extract import boxed_contents, extract_final_answer, top_level_split
+from .extract import boxed_contents, extract_final_answer, matching_brace, top_level_split
 from .verdict import Verdict
 
 #: the answer type codes, as UGPhysics writes them
@@ -134,9 +134,9 @@ def split_labels(text: object, count: int) -> List[str]:
     wrong length gives '' for every part (no unit is better than a wrong one).
     """
     raw = '' if text is None else str(text).strip()
-    wrapped = re.fullmatch(r'\\text\s*\{(.*)\}', raw)
-    if wrapped and ',' in wrapped.group(1):
-        raw = wrapped.group(1)
+    wrapped = re.match(r'\\text\s*\{', raw)
+    if wrapped and matching_brace(raw, wrapped.end() - 1) == len(raw) - 1 and ',' in raw:
+        raw = raw[wrapped.end():-1]  # '\\text{None, None}': one wrapper round the whole list
     items = [_clean_label(item) for item in top_level_split(raw, (',',))] if raw else ['']
     if len(items) == count:
         return items
