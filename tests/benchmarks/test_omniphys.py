@@ -1,0 +1,227 @@
+"""OmniPhys: the JSONL schema we document, S1 by rules first, S2/S3 and P_obj/P_open from the process judge."""
+import json
+import logging
+import shutil
+import time
+
+import pytest
+from evalscope.api.evaluator import TaskState
+from evalscope.api.judge import CaseVerdict
+from evalscope.api.metric import Score
+from evalscope.api.registry import get_benchmark
+from evalscope.config import TaskConfig
+
+from evalscope_phys.benchmarks.base import DatasetUnavailableError
+from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
+from evalscope_phys.benchmarks.omniphys import (
+    LEVELS,
+    MAX_SOLUTION_CHARS,
+    PROCESS_CASE,
+    PROCESS_CONTRACT,
+    QUESTION_TYPES,
+    SUBSET_LIST,
+    ProcessVerdict,
+    label,
+    process_metrics,
+    process_prompt,
+    reasoning_steps,
+    with_process_case,
+)
+from evalscope_phys.demo import DEMO_DIR
+from evalscope_phys.serve.replay import replay_server
+
+SAMPLE = DEMO_DIR / 'omniphys_sample'
+REPLAY = DEMO_DIR / 'omniphys_replay.jsonl'
+
+
+def adapter(dataset_args=None):
+    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['omniphys'],
+                        dataset_args={'omniphys': dataset_args or {}})
+    return get_benchmark('omniphys', config)
+
+
+def loaded(local_path, **args) -> dict:
+    return {k: list(v) for k, v in adapter({'local_path': str(local_path), **args}).load_dataset().items()}
+
+
+def test_sample_loads_by_level_with_type_and_reference_chain():
+    data = loaded(SAMPLE)
+    assert list(data) == SUBSET_LIST
+    assert {k: sorted(s.metadata['id'] for s in v) for k, v in data.items()} == {
+        'primary': ['op01'], 'junior_high': ['op02', 'op07'], 'senior_high': ['op03', 'op04'],
+        'university': ['op05', 'op06']}
+    samples = {s.metadata['id']: s for v in data.values() for s in v}
+    assert samples['op04'].metadata['question_type'] == 'open'
+    assert samples['op02'].metadata['question_type'] == 'objective'
+    assert samples['op02'].metadata['reasoning_chain'][0].startswith('串联电路总电阻')
+    content = samples['op01'].input[0].content
+    assert content[0].image.startswith('data:image/png;base64,') and '\\boxed{}' in content[-1].text
+
+
+# (record value, table, expected)
+LABELS = [('小学', LEVELS, 'primary'), ('初中', LEVELS, 'junior_high'), ('Senior High', LEVELS, 'senior_high'),
+          ('senior-high', LEVELS, 'senior_high'), ('大学', LEVELS, 'university'), ('kindergarten', LEVELS, None),
+          ('objective', QUESTION_TYPES, 'objective'), ('选择题', QUESTION_TYPES, 'objective'),
+          ('OPEN', QUESTION_TYPES, 'open'), ('简答题', QUESTION_TYPES, 'open'), ('essay', QUESTION_TYPES, None)]
+
+
+@pytest.mark.parametrize('value,table,expected', LABELS)
+def test_record_labels(value, table, expected):
+    assert label(value, table) == expected
+
+
+@pytest.mark.parametrize('value,expected', [(['a', ' ', 'b'], ['a', 'b']), ('one step', ['one step']), (None, []),
+                                            ([], []), ({'1': 'x'}, [])])
+def test_reasoning_chain_field(value, expected):
+    assert reasoning_steps(value) == expected
+
+
+def test_broken_rows_are_counted_not_fatal(tmp_path, caplog):
+    root = tmp_path / 'omni'
+    shutil.copytree(SAMPLE, root)
+    good = json.loads((root / 'omniphys.jsonl').read_text().splitlines()[0])
+    bad = [{**good, 'id': 'b1', 'reasoning_chain': []}, {**good, 'id': 'b2', 'question_type': 'essay'},
+           {**good, 'id': 'b3', 'images': ['../../etc/passwd']}, {**good, 'id': 'b4', 'level': 'kindergarten'},
+           {**good, 'id': 'b5', 'answer': ''}, {**good, 'id': ''}, {**good, 'id': 'b7', 'images': ['images/none.png']}]
+    with open(root / 'omniphys.jsonl', 'a', encoding='utf-8') as f:
+        for row in bad:
+            f.write(json.dumps(row, ensure_ascii=False) + '\n')
+        f.write('{"id": "b8", broken json\n')
+    with caplog.at_level(logging.WARNING):
+        assert sum(len(v) for v in loaded(root).values()) == 7
+    for reason, rid in [('no reasoning_chain', 'b1'), ('unknown question_type', 'b2'),
+                        ('image path escapes the dataset folder', 'b3'), ('unknown level', 'b4'), ('no answer', 'b5'),
+                        ('no id', ''), ('image missing', 'b7')]:
+        assert f'{reason} (ids: {rid})' in caplog.text
+    assert 'skipped 1 unreadable line' in caplog.text
+
+
+def test_missing_data_fails_at_once_naming_local_path(tmp_path):
+    start = time.monotonic()
+    with pytest.raises(DatasetUnavailableError, match=r'not public.*dataset_args\.omniphys\.local_path'):
+        adapter().load_dataset()
+    with pytest.raises(DatasetUnavailableError, match='local_path'):
+        loaded(tmp_path / 'nowhere')
+    assert time.monotonic() - start < 5
+
+
+# (question type, judge points, answer correct (None: unknown), expected metrics)
+PROCESS = [
+    ('objective', 9, 1.0, {'process_obj': 0.9, 'mastery_obj': 1.0}),
+    ('objective', 8, 1.0, {'process_obj': 0.8, 'mastery_obj': 1.0}),  # the threshold itself counts
+    ('objective', 7, 1.0, {'process_obj': 0.7, 'mastery_obj': 0.0}),
+    ('objective', 10, 0.0, {'process_obj': 1.0, 'mastery_obj': 0.0}),  # good process, wrong answer
+    ('open', 10, 1.0, {'process_open': 1.0, 'mastery_open': 1.0}),
+    ('open', 2, 1.0, {'process_open': 0.2, 'mastery_open': 0.0}),  # right answer, no reasoning
+    ('open', 7, None, {'process_open': 0.7}),  # the judge could not decide the answer: no mastery value
+]
+
+
+@pytest.mark.parametrize('question_type,points,correct,expected', PROCESS)
+def test_process_and_strict_mastery(question_type, points, correct, expected):
+    assert process_metrics(question_type, points, correct) == pytest.approx(expected)
+
+
+def test_stricter_threshold_from_extra_params_changes_mastery():
+    assert process_metrics('objective', 8, 1.0, threshold=0.9)['mastery_obj'] == 0.0
+
+
+def test_rubric_prompt_numbers_the_chain_and_fills_each_placeholder_once():
+    prompt = process_prompt('求 {x}', 'v^{2}', ['第一步', '第二步'], 'oops {solution} {question}')
+    assert '1. 第一步\n2. 第二步' in prompt and '求 {x}' in prompt and 'oops {solution} {question}' in prompt
+    assert 'Reference reasoning chain:' in prompt and prompt.count('求 {x}') == 1
+    long = 'a' * MAX_SOLUTION_CHARS + 'THE END'
+    assert 'THE END' in process_prompt('q', 'r', ['s'], long) and '(empty)' in process_prompt('q', 'r', ['s'], '')
+
+
+@pytest.mark.parametrize('reply,ok', [('{"score": 7}', True), ('{"reasoning": "x", "score": 10}', True),
+                                      ('{"score": 11}', False), ('{"score": -1}', False),
+                                      ('{"reasoning": "no score"}', False), ('seven', False)])
+def test_process_reply_contract(reply, ok):
+    assert PROCESS_CONTRACT.parse(reply).ok is ok
+
+
+def rule_score(correct):
+    score = Score(value={'strict_acc': correct, 'lenient_acc': correct, 'scored': 1.0}, prediction='p',
+                  main_score_name='lenient_acc', explanation='rule')
+    score.metadata = {'verdict': {'reason': 'equivalent' if correct else 'not_equivalent'}}
+    return score
+
+
+def test_a_rule_decided_answer_still_gets_its_process_graded():
+    definition = with_process_case(rules_first_judge(rule_score(1.0), question='q', pending={}),
+                                   prompt='PROMPT', question_type='objective', threshold=0.8)
+    assert [c.case_id for c in definition.cases] == [PROCESS_CASE]
+    text = definition.build_request(definition.cases[0], None, [], None).messages[0].text
+    assert text.startswith('PROMPT') and '"score"' in text
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id=PROCESS_CASE, value=ProcessVerdict(score=9))], None)
+    assert reduced.value == {'strict_acc': 1.0, 'lenient_acc': 1.0, 'scored': 1.0, 'judged': 0.0,
+                             'cannot_judge': 0.0, 'process_obj': 0.9, 'mastery_obj': 1.0}
+    final = definition.finalize(Score(value=reduced.value, prediction='p'), None, None)
+    assert final.metadata['verdict'] == {'reason': 'equivalent'} and final.main_score_name == 'lenient_acc'
+
+
+@pytest.mark.parametrize('label_,lenient,mastery', [('equivalent', 1.0, 1.0), ('not_equivalent', 0.0, 0.0),
+                                                    ('cannot_judge', None, None)])
+def test_an_undecided_open_answer_is_judged_beside_its_process(label_, lenient, mastery):
+    base = Score(value={'scored': 0.0}, prediction='p', main_score_name='lenient_acc')
+    base.metadata = {'verdict': {'reason': 'unparseable_reference'}}
+    definition = with_process_case(rules_first_judge(base, question='q', pending={'answer': ('光沿直线传播', '直线传播')}),
+                                   prompt='PROMPT', question_type='open', threshold=0.8)
+    assert [c.case_id for c in definition.cases] == ['answer', PROCESS_CASE]
+    assert '直线传播' in definition.build_request(definition.cases[0], None, [], None).messages[0].text
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id='answer', value=EquivalenceVerdict(verdict=label_)),
+                                          CaseVerdict(case_id=PROCESS_CASE, value=ProcessVerdict(score=9))], None)
+    assert reduced.value.get('lenient_acc') == lenient and reduced.value.get('mastery_open') == mastery
+    assert reduced.value['process_open'] == 0.9 and reduced.value['judged'] == 1.0
+    assert reduced.metadata['judge_labels'] == {'answer': label_} and reduced.metadata['process_points'] == 9
+
+
+def score_of(sample, reply):
+    instance = adapter({'local_path': str(SAMPLE)})
+    return instance.match_score(reply, reply, sample.target, TaskState(model='x', sample=sample, messages=sample.input))
+
+
+def test_without_a_judge_an_open_statement_is_left_out_of_s1_not_counted_wrong():
+    samples = {s.metadata['id']: s for v in loaded(SAMPLE).values() for s in v}
+    open_score = score_of(samples['op06'], '\\boxed{\\text{净功为零}}')
+    assert 'lenient_acc' not in open_score.value and 'strict_acc' not in open_score.value
+    assert score_of(samples['op03'], '\\boxed{8.66 m/s^2}').value['lenient_acc'] == 0.0
+    assert score_of(samples['op05'], '\\boxed{\\frac{1}{3} m L^{2}}').value['strict_acc'] == 1.0
+
+
+# (problem id, lenient_acc or None when absent, process points/10, mastery or None) under the stub judge
+JUDGED = [
+    ('op01', 1.0, 0.9, 1.0), ('op02', 1.0, 0.2, 0.0), ('op03', 0.0, 0.3, 0.0), ('op05', 1.0, 0.8, 1.0),
+    ('op04', 1.0, 1.0, 1.0), ('op06', 0.0, 0.4, 0.0), ('op07', None, 0.7, None),
+]
+
+
+@pytest.fixture(scope='module')
+def judged_run(tmp_path_factory):
+    from conftest import run_evalscope_eval
+
+    work = tmp_path_factory.mktemp('omniphys') / 'run'
+    with replay_server(REPLAY) as url:
+        judge = {'strategy': 'auto', 'models': [{'model_id': 'stub-judge', 'api_url': url, 'api_key': 'EMPTY'}]}
+        return run_evalscope_eval(url, ['omniphys'], {'omniphys': {'local_path': str(SAMPLE)}}, work, judge=judge)
+
+
+@pytest.mark.e2e
+def test_evalscope_cli_reports_s1_s2_s3_and_strict_mastery(judged_run):
+    assert judged_run.process.returncode == 0, judged_run.process.stderr[-3000:]
+    report = judged_run.reports['omniphys']
+    assert report['execution_summary']['requested'] == 7 and report['execution_summary']['errored'] == 0
+    assert report['judge_summary']['failures'] == {} and report['judge_summary']['coverage'] == 1.0
+    reviews = {r['sample_score']['sample_metadata']['id']: r['sample_score']['score']['value']
+               for r in judged_run.reviews('omniphys')}
+    for problem, lenient, process, mastery in JUDGED:
+        kind = 'obj' if problem in ('op01', 'op02', 'op03', 'op05') else 'open'
+        value = reviews[problem]
+        assert value.get('lenient_acc') == lenient, (problem, value)
+        assert value[f'process_{kind}'] == pytest.approx(process) and value.get(f'mastery_{kind}') == mastery
+    expected = {'lenient_acc': (4 / 6, 6), 'process_obj': (0.55, 4), 'process_open': (0.7, 3),
+                'mastery_obj': (0.5, 4), 'mastery_open': (0.5, 2), 'judged': (3 / 7, 7), 'cannot_judge': (1 / 7, 7)}
+    for name, (score, num) in expected.items():
+        metric = judged_run.metric('omniphys', name)
+        assert (metric['score'], metric['num']) == (pytest.approx(score, abs=1e-4), num), name  # reports round to 4 places
