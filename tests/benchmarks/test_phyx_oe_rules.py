@@ -149,8 +149,10 @@ DEMO_VERDICTS = {
     4: (1.0, 1.0, 0.0),  # unboxed "Final answer: 15 cm"
     5: (1.0, 0.0, 0.0),  # 2.5 for 2.48 eV: lenient only
     6: (1.0, 1.0, 1.0),  # "anticlockwise": a text answer, the stub judge says equivalent
-    7: (0.0, 0.0, 1.0),  # truncated prose: judged, and the stub judge cannot judge it
 }
+#: index 7 is a reply cut off mid-sentence: judged, and the stub judge replies cannot_judge, so it keeps
+#: its rule score (wrong, or unscored if the engine's deadline fires on the prose)
+TRUNCATED = 7
 JUDGE_RULES = [
     {'match': ["Candidate's final answer", 'anticlockwise'], 'judge': True,
      'response': '{"reasoning": "anticlockwise is counterclockwise", "verdict": "equivalent"}'},
@@ -182,8 +184,11 @@ def test_evalscope_cli_rules_first_judge_for_the_rest(judged_run):
     for index, (lenient, strict, judged) in DEMO_VERDICTS.items():
         value = reviews[index]['value']
         assert (value['lenient_acc'], value['strict_acc'], value['judged']) == (lenient, strict, judged), (index, value)
-    assert reviews[7]['value']['cannot_judge'] == 1.0
+    truncated = reviews[TRUNCATED]['value']
+    assert truncated['judged'] == 1.0 and truncated['cannot_judge'] == 1.0
+    assert truncated.get('lenient_acc') in (0.0, None) and truncated.get('strict_acc') in (0.0, None)
     assert judged_run.metric(NAME, 'judged')['score'] == pytest.approx(2 / 8)
     assert judged_run.metric(NAME, 'cannot_judge')['score'] == pytest.approx(1 / 8)
-    assert judged_run.metric(NAME, 'lenient_acc')['score'] == pytest.approx(6 / 8)
-    assert judged_run.metric(NAME, 'strict_acc')['score'] == pytest.approx(4 / 8)
+    lenient, strict = judged_run.metric(NAME, 'lenient_acc'), judged_run.metric(NAME, 'strict_acc')
+    assert lenient['score'] == pytest.approx(6 / lenient['num']) and lenient['num'] in (7, 8)
+    assert strict['score'] == pytest.approx(4 / strict['num'])
