@@ -123,3 +123,17 @@ def test_replayed_reference_answers_are_strictly_correct(shared_data, tmp_path, 
                 for r in run.reviews('phybench') if r['sample_score']['score']['value'].get('strict_acc') != 1.0]
     assert strict['num'] == len(rows) == 100
     assert strict['score'] >= 0.97, failures
+
+
+@pytest.mark.e2e
+def test_faulty_server_every_sample_accounted_for_then_use_cache_completes(tmp_path, evalscope_eval):
+    args = {'phybench': {'local_path': str(SAMPLE)}}
+    work = tmp_path / 'run'
+    with replay_server(REPLAY, faults='2:500,5:badjson,9:slow', slow_seconds=6) as url:
+        first = evalscope_eval(url, ['phybench'], args, work, generation={'timeout': 3})
+        summary = first.reports['phybench']['execution_summary']
+        assert summary['requested'] == 14 == summary['succeeded'] + summary['errored']
+        assert summary['errored'] == 3, summary
+        second = evalscope_eval(url, ['phybench'], args, work, extra=['--use-cache', str(work)])
+    summary = second.reports['phybench']['execution_summary']
+    assert (summary['succeeded'], summary['errored']) == (14, 0), second.process.stderr[-2000:]
