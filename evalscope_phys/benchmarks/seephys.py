@@ -39,9 +39,9 @@ VISION: Dict[str, Tuple[str, ...]] = {
     'essential': ('essential', 'vision essential', 've'),
     'optional': ('optional', 'vision optional', 'vo'),
 }
-#: ``extra_params.subset_by`` -> (record field, subsets)
-GROUPINGS = {'level': ('level', LEVELS), 'language': ('language', LANGUAGES),
-             'vision_relevance': ('vision_relevance', VISION)}
+#: ``extra_params.subset_by`` -> (the record's normalised label key, subsets)
+GROUPINGS = {'level': ('_level', LEVELS), 'language': ('_language', LANGUAGES),
+             'vision_relevance': ('_vision', VISION)}
 SUBSET_LIST = list(LEVELS)
 _CJK_RE = re.compile(r'[\u4e00-\u9fff]')
 _ANSWER_TAG_RE = re.compile(r'<answer>(.*?)</answer>', re.S | re.I)
@@ -161,13 +161,13 @@ class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         grouping = self.extra_params.get('subset_by') or 'level'
         if grouping not in GROUPINGS:
             raise ValueError(f'seephys: subset_by must be one of {list(GROUPINGS)}, not {grouping!r}.')
-        field, table = GROUPINGS[grouping]
+        key, table = GROUPINGS[grouping]
         if grouping != 'level' and list(self.subset_list) == SUBSET_LIST:
             self.subset_list = list(table)
         unknown = [s for s in self.subset_list if s not in table]
         if unknown:
             raise ValueError(f'seephys: unknown subsets {unknown} for subset_by={grouping!r}; choose from {list(table)}.')
-        root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl', '*.parquet', '*.png', '*.jpg', '**/*'])
+        root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl', '*.parquet', '*.png', '*.jpg', '*.jpeg'])
         path = find_data_file(root, DATA_FILES, 'SeePhys')
         self.image_root = path.parent
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
@@ -184,8 +184,10 @@ class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
             if problem is not None:
                 skipped.setdefault(problem, []).append(rid)
                 continue
-            subset = record[{'level': '_level', 'language': '_language', 'vision_relevance': '_vision'}[field]]
-            if subset in record_map:
+            subset = record[key]
+            if subset is None:
+                skipped.setdefault(f'no {grouping}', []).append(rid)
+            elif subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
         return build_dataset_dict_from_record_map(

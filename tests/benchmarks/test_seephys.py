@@ -76,6 +76,15 @@ def test_subsets_can_follow_language_or_vision_relevance(subset_by, expected):
     assert {k: len(v) for k, v in data.items()} == expected
 
 
+def test_rows_without_the_grouping_label_are_counted(tmp_path, caplog):
+    good = {'question': 'q', 'image_path': ['images/lever.png'], 'language': 'English', 'level': 'High', 'answer': '1 m'}
+    root = write_release(tmp_path, [{**good, 'index': 80}])  # no vision_relevance: fine by level, not by vision
+    assert sum(len(v) for v in loaded(root).values()) == 9
+    with caplog.at_level(logging.WARNING):
+        assert sum(len(v) for v in loaded(root, extra_params={'subset_by': 'vision_relevance'}).values()) == 8
+    assert 'no vision_relevance (ids: 80)' in caplog.text
+
+
 def test_subset_names_must_fit_the_grouping():
     with pytest.raises(ValueError, match=r"unknown subsets \['phd'\] for subset_by='language'"):
         loaded(SAMPLE, subset_list=['en', 'phd'], extra_params={'subset_by': 'language'})
