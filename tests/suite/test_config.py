@@ -101,11 +101,16 @@ def test_endpoint_falls_back_to_environment(monkeypatch):
     assert endpoint_from(None, None, None) is None
 
 
-def test_repo_suites_parse_and_keep_secrets_out():
-    for path in sorted((REPO / 'yamls' / 'suites').glob('*.yaml')):
-        data = yaml.safe_load(path.read_text())
-        assert data['datasets'] and data['seeds'], path
-        assert 'api_key' not in path.read_text() and 'api_url' not in path.read_text()
+def test_repo_suites_resolve_against_the_repo_dataset_yamls(tmp_path):
+    paths = sorted((REPO / 'yamls' / 'suites').glob('*.yaml'))
+    assert [p.stem for p in paths] == ['all', 'text', 'vision']
+    for path in paths:
+        suite = load_suite(path)
+        configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1'), tmp_path, pick_seeds(suite, None))
+        assert [seed for seed, _ in configs] == [0, 1, 2], path
+        assert set(configs[0][1]['dataset_args']) == set(suite.datasets)
+    everything = load_suite(REPO / 'yamls' / 'suites' / 'all.yaml')
+    assert everything.dataset_args['olympiadbench_physics']['subset_list'] == ['text_only', 'with_images']
 
 
 def test_dry_run_prints_validated_task_configs_without_secrets(yamls, tmp_path):
