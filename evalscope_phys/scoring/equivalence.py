@@ -30,6 +30,9 @@ SPOT_CHECK_RTOL = 1e-9
 """Agreement at every point closer than this (evaluated with 30 digits) counts as equivalence."""
 EVAL_DIGITS = 30
 """Working precision of the exact re-evaluation of a point that seems to differ."""
+CANCELLATION_SUSPECT = 1e-6
+"""A differing point whose values are both this small is re-evaluated with 30 digits: it may be
+a zero computed with round-off (long expanded forms); larger values are trusted in doubles."""
 SYMBOLIC_PROOF_MAX_OPS = 60
 """Spot-check matches this small are also proven with ``expand`` (reason ``equivalent``)."""
 
@@ -82,6 +85,12 @@ _FAST_FUNCTIONS = {
 }
 
 
+def _unsigned_zero(z: complex) -> complex:
+    # -0.0 imaginary parts (from real arithmetic on complex numbers) would put a negative number
+    # on the other side of the branch cut: sqrt(complex(-4, -0.0)) is -2j, SymPy's is 2j.
+    return complex(z.real, 0.0) if z.imag == 0 else z
+
+
 def _fast(expr, values: Dict) -> complex:
     """Double-precision value of ``expr`` by walking its tree (no code generation, no eval)."""
     if expr.is_Symbol:
@@ -104,14 +113,15 @@ def _fast(expr, values: Dict) -> complex:
         b = _fast(base, values)
         if exponent.is_Integer and abs(int(exponent)) < 10_000:
             return b ** int(exponent)
+        b = _unsigned_zero(b)
         if exponent == sympy.S.Half:
             return cmath.sqrt(b)
         return b ** _fast(exponent, values)
     if isinstance(expr, sympy.log) and len(expr.args) == 1:
-        return cmath.log(_fast(expr.args[0], values))
+        return cmath.log(_unsigned_zero(_fast(expr.args[0], values)))
     function = _FAST_FUNCTIONS.get(expr.func)
     if function is not None and len(expr.args) == 1:
-        return complex(function(_fast(expr.args[0], values)))
+        return complex(function(_unsigned_zero(_fast(expr.args[0], values))))
     raise _NoFastPath(type(expr).__name__)
 
 
@@ -151,8 +161,8 @@ def _seed(symbols: Sequence[sympy.Symbol]) -> int:
 def spot_check(reference: sympy.Expr, answer: sympy.Expr) -> Optional[float]:
     """Worst relative error over the random points, or None when too few points are defined.
 
-    Values are computed in double precision; a point that seems to differ is re-evaluated with
-    30 digits before it counts (cancellation in long expanded forms loses double precision).
+    Values are computed in double precision; a differing point whose values are both tiny is
+    re-evaluated with 30 digits before it counts (it may be a zero lost to round-off).
     Complex values (a square root of a negative number at some point) compare as complex numbers,
     principal branches on both sides.
     """
@@ -164,7 +174,7 @@ def spot_check(reference: sympy.Expr, answer: sympy.Expr) -> Optional[float]:
         if a is None or b is None:
             continue
         error = relative_error(a, b)
-        if error > SPOT_CHECK_RTOL:
+        if error > SPOT_CHECK_RTOL and max(abs(a), abs(b)) < CANCELLATION_SUSPECT:
             exact = {k: sympy.Float(v.real, EVAL_DIGITS) for k, v in point.items()}
             a, b = numeric_value(reference, exact), numeric_value(answer, exact)
             if a is None or b is None:

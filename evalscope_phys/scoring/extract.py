@@ -144,7 +144,7 @@ def right_hand_side(text: str) -> str:
 
 _UNIT_GROUP_RE = re.compile(r'(\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
 _NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad|approx|sim)')
-_PLAIN_UNIT_RE = re.compile(r'(?<=[\d}\s.])\s*([A-Za-zµμΩÅ°][A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
+_PLAIN_UNIT_RE = re.compile(r'(?:(?<=\d)|\s+)([A-Za-zµμΩÅ°][A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
 
 
 def _is_numeric(text: str) -> bool:

@@ -37,9 +37,14 @@ GREEK = {
     'varGamma', 'varDelta', 'varTheta', 'varLambda', 'varXi', 'varPi', 'varSigma', 'varUpsilon',
     'varPhi', 'varPsi', 'varOmega',
 }
-# Variants that mean the same symbol in physics answers.
-SYMBOL_ALIASES = {'epsilon': 'varepsilon', 'varphi': 'phi', 'vartheta': 'theta', 'varrho': 'rho',
-                  'varsigma': 'sigma', 'varkappa': 'kappa', 'varpi': 'pi_'}
+
+
+def greek_name(command: str) -> str:
+    """Symbol name of a Greek command; variant forms are the same symbol (\\varepsilon is \\epsilon)."""
+    if command.startswith('var') and command[3:] in GREEK:
+        command = command[3:]
+    return 'varpi' if command == 'pi' else command
+
 OTHER_SYMBOLS = {'hbar', 'ell', 'nabla', 'partial', 'aleph', 'wp', 'Re', 'Im', 'imath', 'jmath',
                  'mho', 'AA', 'angstrom'}
 FUNCTIONS = {
@@ -154,7 +159,7 @@ def plain_text(tokens: List[Token]) -> str:
         elif kind == 'cmd':
             if value in SPACING or value in SIZING or value in TEXT_COMMANDS or value in FONT_COMMANDS:
                 continue
-            out.append(SYMBOL_ALIASES.get(value, value) if value.isalpha() else '')
+            out.append(greek_name(value) if value in GREEK else value if value.isalpha() else '')
         elif kind == 'ws':
             continue
         else:
@@ -399,8 +404,7 @@ class _Rewriter:
         elif name in FUNCTION_ALIASES:
             self.command(FUNCTION_ALIASES[name])
         elif name in GREEK:
-            base = name[3:].lower() if name.startswith('var') and name[3:] in GREEK else name
-            self.symbol(SYMBOL_ALIASES.get(name, base if name.startswith('var') else name))
+            self.symbol(greek_name(name))
         elif name in OTHER_SYMBOLS:
             self.symbol(name)
         elif name in TEXT_COMMANDS:
@@ -430,8 +434,12 @@ class _Rewriter:
             self.out.append(r'\cdots')
         elif name == 'prime':
             self.out.append("'")
+        elif name.isalpha() and _split_command(name):
+            head, tail = _split_command(name)  # \rhog is \rho g (spaces lost in copying)
+            self.tokens[self.i:self.i] = [('chr', c) for c in tail]
+            self.command(head)
         elif name.isalpha():
-            # an unknown word command (\aleph, \varkappa, \mho): a symbol of that name
+            # an unknown word command (\aleph, \mho): a symbol of that name
             if name in ('begin', 'end', 'int', 'sum', 'prod', 'lim', 'iint', 'oint', 'matrix',
                         'over', 'choose', 'binom', 'det', 'mod', 'to', 'rightarrow', 'in',
                         'approx', 'sim', 'leq', 'geq', 'le', 'ge', 'neq', 'equiv', 'simeq',
@@ -461,9 +469,33 @@ class _Rewriter:
         return self.emit_tokens(self.take_argument())
 
 
+_KNOWN_COMMANDS = sorted(GREEK | OTHER_SYMBOLS | FUNCTIONS | SPACING | SIZING | TEXT_COMMANDS
+                         | FONT_COMMANDS | set(ACCENTS) | FRACTIONS | MULTIPLY
+                         | {'pi', 'infty', 'sqrt', 'pm', 'mp', 'div', 'circ', 'degree'},
+                         key=len, reverse=True)
+
+
+def _split_command(name: str) -> Optional[Tuple[str, str]]:
+    """(known command, trailing letters) for an unknown command that starts with a known one."""
+    for known in _KNOWN_COMMANDS:
+        if len(known) > 1 and name.startswith(known) and len(name) > len(known):
+            return known, name[len(known):]
+    return None
+
+
+_SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
+
+
+def _despace(text: str) -> str:
+    """``\\ f r a c { 1 } { 2 }`` (a space after every character) back to ``\\frac{1}{2}``."""
+    if _SPACED_RE.search(text) and text.count(' ') > 0.4 * len(text):
+        return re.sub(r'\s+', '', text)
+    return text
+
+
 def normalize_latex(text: str) -> str:
     """Canonical LaTeX for ``text`` (see the module docstring); raises :class:`LatexError`."""
-    text = _UNICODE_RE.sub(lambda m: UNICODE[m.group(0)], text)
+    text = _despace(_UNICODE_RE.sub(lambda m: UNICODE[m.group(0)], text))
     text = _E_NOTATION_RE.sub(lambda m: r'%s\cdot 10^{%s}' % (m.group(1), m.group(2)), text)
     text = text.replace(r'\{', r'\lbrace ').replace(r'\}', r'\rbrace ')
     out = _Rewriter.emit_tokens(tokenize(text))
