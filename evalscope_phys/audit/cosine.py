@@ -7,6 +7,7 @@ whatever the pool size.
 """
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -69,11 +70,7 @@ def _block_top_k_torch(ev: np.ndarray, block: np.ndarray, kk: int, self_rows: Op
 
 def _block_top_k():
     """torch's multi-threaded matmul + topk when torch is installed (about 4x numpy's argpartition)."""
-    try:
-        import torch  # noqa: F401 - an audit dependency; numpy is the fallback
-        return _block_top_k_torch
-    except ImportError:  # pragma: no cover - exercised only without torch
-        return _block_top_k_numpy
+    return _block_top_k_torch if importlib.util.find_spec('torch') is not None else _block_top_k_numpy
 
 
 def top_k_cosine(eval_vecs: np.ndarray, pool_vecs: np.ndarray, top_k: int = 5,
