@@ -8,6 +8,7 @@ that still fails after its retries is recorded as ``error`` and not cached, so a
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import random
 import re
@@ -191,7 +192,7 @@ class _Client:
                 last = f'HTTP {exc.code} from {self.url}'
                 if exc.code not in _RETRY_STATUS:
                     break
-            except (urllib.error.URLError, TimeoutError, OSError) as exc:
+            except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
                 last = f'{type(exc).__name__}: {exc}'
             except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
                 last = f'malformed response body ({type(exc).__name__})'

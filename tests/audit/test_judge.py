@@ -111,3 +111,14 @@ def test_prompt_without_placeholders_is_rejected(tmp_path: Path) -> None:
     bad.write_text('Judge these.')
     with pytest.raises(ValueError, match='eval_text'):
         load_prompt(bad)
+
+
+def test_unreachable_judge_is_an_error_after_retries(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        port = s.getsockname()[1]  # closed again before the call: nothing listens there
+    verdicts, stats = judge_pairs(PAIRS[:2], _config(f'http://127.0.0.1:{port}/v1', max_retries=1),
+                                  JudgeCache(tmp_path / 'judge.jsonl'))
+    assert [v.label for v in verdicts] == [ERROR, ERROR] and stats.calls == 4
+    assert 'after 2 attempt(s)' in verdicts[0].reason
