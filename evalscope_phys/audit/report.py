@@ -151,13 +151,15 @@ def plot_cosines(path: Path, records: Sequence[PairRecord], summary: Dict[str, A
     ax.set_xlabel('cosine (bin lower edge)')
     ax.set_ylabel('stage-2 candidate pairs')
     ax.set_title(f"{summary['pool']} × {summary['eval']}")
+    handles, names = ax.get_legend_handles_labels()
     if any(b['share'] is not None for b in bins):
         ax2 = ax.twinx()
         share = [np.nan if b['share'] is None else 100 * b['share'] for b in bins]
-        ax2.plot(x, share, 'k.-', label='duplicate share')
+        handles += ax2.plot(x, share, 'k.-', label='duplicate share (right axis)')
+        names.append('duplicate share (right axis)')
         ax2.set_ylim(0, 105)
         ax2.set_ylabel('duplicate share (%)')
-    ax.legend(loc='upper left')
+    ax.legend(handles, names, loc='upper left')
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
