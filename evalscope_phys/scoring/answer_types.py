@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from .extract import boxed_contents, extract_final_answer, matching_brace, top_level_split
+from .extract import boxed_contents, matching_brace, top_level_split
 from .verdict import Verdict
 
 #: the answer type codes, as UGPhysics writes them
@@ -58,6 +58,8 @@ MAX_PART_CHARS = 5_000
 
 _TEXT_WRAP_RE = re.compile(r'\\(text|textbf|mathrm|mathbf|textrm|mbox|rm)\s*\{([^{}]*)\}')
 _ENVIRONMENT_RE = re.compile(r'\\begin\{(\w+\*?)\}.*?\\end\{\1\}', re.S)
+_FORMULA_RES = (re.compile(r'\$\$(.+?)\$\$', re.S), re.compile(r'\\\[(.+?)\\\]', re.S),
+                re.compile(r'\\\((.+?)\\\)', re.S), re.compile(r'(?<![$\\])\$([^$]+?)\$(?!\$)', re.S))
 _INFINITY_RE = re.compile(r'^\s*([+-]?)\s*\\infty\s*$')
 
 ValueScorer = Callable[..., Verdict]
@@ -160,21 +162,30 @@ def response_parts(response: str, count: int) -> List[str]:
     """The ``count`` answer texts of a response, relations kept (an equation keeps its left side).
 
     One box holding a list is split; several boxes are taken as one part each (the last
-    ``count``); without boxes, the engine's final-answer location decides.
+    ``count``); without boxes, the last formula (or the last line) is the answer.
     """
     boxes = boxed_contents(response or '')
     if count <= 1:
         if boxes:
             return [strip_answer_wrappers(boxes[-1])]
-        found = extract_final_answer(response or '')
-        return [found.text] if not found.empty else []
+        text = final_text(response or '')
+        return [text] if text else []
     if boxes:
         last = split_parts(strip_answer_wrappers(boxes[-1]))
         if len(last) == count or len(boxes) < count:
             return last
         return [strip_answer_wrappers(b) for b in boxes[-count:]]
-    found = extract_final_answer(response or '')
-    return split_parts(found.text) if not found.empty else []
+    return split_parts(final_text(response or ''))
+
+
+def final_text(response: str) -> str:
+    """An unboxed response's answer with its relations kept: the last formula, else the last line."""
+    formulas = [m for pattern in _FORMULA_RES for m in pattern.finditer(response)]
+    if formulas:
+        last = max(formulas, key=lambda m: m.end())
+        return strip_answer_wrappers(next(g for g in last.groups() if g is not None))
+    lines = [line.strip() for line in response.strip().splitlines() if line.strip()]
+    return re.sub(r'^(final answer|answer)\s*[:：]\s*', '', lines[-1], flags=re.I).rstrip('.。') if lines else ''
 
 
 # --------------------------------------------------------------------------- one part by type
