@@ -179,7 +179,7 @@ def record_language(record: Dict[str, Any], path: Path) -> str:
 def record_parts(record: Dict[str, Any]) -> List[AnswerPart]:
     """Typed reference parts of one record; ``ValueError`` says why a record cannot be scored."""
     types = parse_answer_types(record.get('answer_type'))
-    multiple = bool(record.get('is_multiple_answer'))
+    multiple = str(record.get('is_multiple_answer')).strip().lower() == 'true'  # a bool, or its string
     return build_parts(str(record.get('answers') or ''), types, multiple=multiple, units=record.get('unit'),
                        tolerance=TOLERANCE)
 

@@ -233,6 +233,7 @@ def test_hostile_answers_never_execute_or_crash(kind, template, tmp_path):
 ENGINE_DEFECTS = [
     ('8.7', '8.7\\,\\mu\\mathrm{b}', '\\mu\\mathrm{b}', 'extract.py splits the unit after \\mu: value "8.7\\,\\mu", unit "\\mathrm{b}"'),
     ('8.7', '8.7\\,\\mathrm{\\mu b}', '\\mu\\mathrm{b}', 'units.py: \\mathrm{\\mu b} against \\mu\\mathrm{b} is a dimension mismatch'),
+    ('96.52', '96.52\\,\\mu\\mathrm{m}', '\\mu\\mathrm{m}', 'extract.py: micrometres written \\mu\\mathrm{m} lose the \\mu'),
 ]
 
 
