@@ -37,7 +37,8 @@ class EvalRun:
     def reviews(self, dataset: str) -> List[Dict[str, Any]]:
         rows = []
         for path in sorted(self.work_dir.rglob(f'reviews/*/{dataset}_*.jsonl')):
-            rows += [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            # split on '\n' only: str.splitlines() also breaks at U+2028 inside JSON strings
+            rows += [json.loads(line) for line in path.read_text(encoding='utf-8').split('\n') if line.strip()]
         return rows
 
     def metric(self, dataset: str, name: str) -> Dict[str, Any]:
