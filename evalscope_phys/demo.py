@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     work_dir.mkdir(parents=True, exist_ok=True)
     records = []
     for spec in config['benchmarks'].values():
-        records.extend(json.loads(line) for line in (DEMO_DIR / spec['replay']).read_text().splitlines() if line.strip())
+        text = (DEMO_DIR / spec['replay']).read_text(encoding='utf-8')
+        records.extend(json.loads(line) for line in text.split('\n') if line.strip())  # not splitlines: U+2028
     replay_file = write_records(records, work_dir / 'replay.jsonl')
     load_records(replay_file)  # fail here, clearly, on a broken replay file
     with replay_server(replay_file, faults=args.faults) as url:

@@ -144,7 +144,7 @@ class JudgeCache:
         self._lock = threading.Lock()
         self.entries: Dict[str, dict] = {}
         if self.path.exists():
-            for line in self.path.read_text(encoding='utf-8').splitlines():
+            for line in self.path.read_text(encoding='utf-8').split('\n'):
                 try:
                     row = json.loads(line)
                     self.entries[row['key']] = row

@@ -89,7 +89,7 @@ def load_records(source: Union[str, Path, Iterable[Mapping[str, Any]]]) -> List[
         if not path.is_file():
             raise ReplayError(f'replay file not found: {path}')
         raw_items = []
-        for lineno, line in enumerate(path.read_text(encoding='utf-8').splitlines(), start=1):
+        for lineno, line in enumerate(path.read_text(encoding='utf-8').split('\n'), start=1):
             if not line.strip():
                 continue
             try:
