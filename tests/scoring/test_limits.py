@@ -10,7 +10,6 @@ import sys
 import textwrap
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -20,8 +19,6 @@ from evalscope_phys.scoring.eed import eed_score
 from evalscope_phys.scoring.limits import (
     LimitedResult, check_expr_limits, check_text_limits, default_worker_count, get_pool, run_limited,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 # Module-level so the worker can import them by name (calls travel by pickle).
