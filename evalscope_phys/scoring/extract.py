@@ -23,8 +23,9 @@ _FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*:)')
 _DISPLAY_RES = (re.compile(r'\\\[(.*?)\\\]', re.S), re.compile(r'\$\$(.*?)\$\$', re.S),
                 re.compile(r'\\begin\{(equation|align|gather)\*?\}(.*?)\\end\{\1\*?\}', re.S))
 _INLINE_RES = (re.compile(r'\\\((.*?)\\\)', re.S), re.compile(r'(?<![\\$])\$([^$]+?)\$(?!\$)', re.S))
-_LABEL_RE = re.compile(r'^\s*(\\text\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\([a-z0-9]{1,2}\))\s*')
+_LABEL_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\\textbf\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\([a-z0-9]{1,2}\))\s*(?=\S)')
 _TRAILING_RE = re.compile(r'(\s|\\[,;:! ]|\\quad|\\qquad|[.,;:]|~|\\$)+$')
+_LEADING_RE = re.compile(r'^(\s|\\[,;:! ]|\\quad|\\qquad|~)+')
 _WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle)\s*')
 
 SOURCES = ('boxed', 'final_answer_line', 'display', 'inline', 'whole', 'none')
@@ -97,7 +98,9 @@ def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
             j = i + 1
             while j < n and text[j].isalpha():
                 j += 1
-            name = text[i + 1:j] if j > i + 1 else text[i + 1:i + 2]
+            if j == i + 1:  # a control symbol: \\, \{, \,
+                j = min(i + 2, n)
+            name = text[i + 1:j]
             if depth == 0 and ('\\' + name) in separators:
                 parts.append(text[start:i])
                 start = i = j
@@ -110,7 +113,7 @@ def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
                 depth += 1
             elif name in ('}',):
                 depth -= 1
-            i = max(j, i + 2)
+            i = j
             continue
         if c in '{([':
             depth += 1
@@ -237,6 +240,7 @@ def clean_answer_text(text: str) -> str:
         text = re.sub(r'\s*(\$\$|\$|\\\]|\\\))$', '', text)
         text = _WRAPPER_RE.sub('', text)
         text = _LABEL_RE.sub('', text)
+        text = _LEADING_RE.sub('', text)
         text = _TRAILING_RE.sub('', text).strip()
         if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
             text = text[1:-1].strip()
@@ -289,7 +293,21 @@ def extract_all_answers(response: str) -> List[ExtractedAnswer]:
     if len(boxes) > 1:
         return [extract_answer_text(box, 'boxed') for box in boxes]
     located, source = _locate(response)
-    located = clean_answer_text(located)
-    items = [p for p in top_level_split(located, (',', ';', '\\quad', '\\qquad', '\\text{and}',
-                                                 '\\text{ and }', '\\\\')) if p.strip()]
-    return [extract_answer_text(item, source) for item in items] or [extract_answer_text(located, source)]
+    located = _unwrap_environments(clean_answer_text(located))
+    items = []
+    for line in top_level_split(located, ('\\\\',)):
+        items.extend(p for p in top_level_split(line, (',', ';', '\\quad', '\\qquad', '\\text{and}',
+                                                     '\\text{ and }')) if p.strip())
+    answers = [extract_answer_text(item, source) for item in items]
+    answers = [a for a in answers if not a.empty]
+    return answers or [extract_answer_text(located, source)]
+
+
+_ENV_RE = re.compile(r'\\(begin|end)\{[a-zA-Z*]+\}(\{[^{}]*\})?')
+
+
+def _unwrap_environments(text: str) -> str:
+    """Lines of ``aligned``/``array``/``cases`` blocks as ``\\\\``-separated items."""
+    text = _ENV_RE.sub(' ', text)
+    text = re.sub(r'\\\\\s*\[[^\]]*\]', r'\\\\', text)  # \\[1mm]
+    return text.replace('&', ' ')
