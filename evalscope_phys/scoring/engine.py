@@ -197,7 +197,11 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     started = time.perf_counter()
     if response is None:
         response = ''
-    if not isinstance(response, str) or len(response) > MAX_RESPONSE_CHARS:
+    elif isinstance(response, bytes):
+        response = response.decode('utf-8', errors='replace')
+    elif not isinstance(response, str):
+        response = str(response)
+    if len(response) > MAX_RESPONSE_CHARS:
         return _unscored('input_too_large', started, None, 'response_too_long')
     if multiple not in (None, 'ordered', 'unordered'):
         raise ValueError(f"multiple must be 'ordered', 'unordered' or None, not {multiple!r}")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 STRICT_RTOL = 1e-6
 """Numbers (after unit conversion) closer than this, relatively, are the same answer."""
@@ -214,6 +215,8 @@ def compare(reference: sympy.Expr, answer: sympy.Expr, *, factor: float = 1.0, o
     when the numbers match (``unit_converted``, ``missing_unit``).
     """
     rtol = LENIENT_RTOL if tolerance is None else max(float(tolerance), STRICT_RTOL)
+    if _is_container(reference) or _is_container(answer):
+        return _compare_containers(reference, answer, factor, offset, tolerance, unit_reason)
     converted = answer if (factor == 1.0 and offset == 0.0) else answer * sympy.Float(factor) + offset
     match_reason = {'unit_converted': 'unit_converted', 'missing_unit': 'missing_unit'}.get(unit_reason)
 
@@ -244,6 +247,29 @@ def compare(reference: sympy.Expr, answer: sympy.Expr, *, factor: float = 1.0, o
     if error <= rtol:
         return Comparison(False, True, 'within_tolerance', error)
     return Comparison(False, False, 'not_equivalent', error)
+
+
+def _is_container(expr) -> bool:
+    # matrices and tuples arrive as undefined functions Matrix2x2(...) / Tuple(...) (latex.py)
+    return isinstance(expr, AppliedUndef) and (expr.func.__name__.startswith('Matrix')
+                                               or expr.func.__name__ == 'Tuple')
+
+
+def _compare_containers(reference, answer, factor, offset, tolerance, unit_reason) -> Comparison:
+    if not (_is_container(reference) and _is_container(answer)) or reference.func != answer.func \
+            or len(reference.args) != len(answer.args):
+        return Comparison(False, False, 'not_equivalent')
+    parts = [compare(r, a, factor=factor, offset=offset, tolerance=tolerance, unit_reason=unit_reason)
+             for r, a in zip(reference.args, answer.args)]
+    strict = all(p.strict for p in parts)
+    lenient = all(p.lenient for p in parts)
+    if strict:
+        reason = next((p.reason for p in parts if p.reason != 'equivalent'), 'equivalent')
+    elif lenient:
+        reason = 'within_tolerance'
+    else:
+        reason = 'not_equivalent'
+    return Comparison(strict, lenient, reason)
 
 
 def match_multiple(pairs: Dict[Tuple[int, int], Comparison], n_ref: int, n_ans: int,

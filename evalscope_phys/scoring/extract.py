@@ -25,6 +25,7 @@ _DISPLAY_RES = (re.compile(r'\\\[(.*?)\\\]', re.S), re.compile(r'\$\$(.*?)\$\$',
 _INLINE_RES = (re.compile(r'\\\((.*?)\\\)', re.S), re.compile(r'(?<![\\$])\$([^$]+?)\$(?!\$)', re.S))
 _LABEL_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\\textbf\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\([a-z0-9]{1,2}\))\s*(?=\S)')
 _TRAILING_RE = re.compile(r'(\s|\\[,;:! ]|\\quad|\\qquad|[.,;:]|~|\\$)+$')
+_LABEL_ONLY_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\(?[a-z0-9]{1,2}\))\s*:?\s*$')
 _LEADING_RE = re.compile(r'^(\s|\\[,;:! ]|\\quad|\\qquad|~)+')
 _WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle)\s*')
 
@@ -146,6 +147,7 @@ def right_hand_side(text: str) -> str:
 # --------------------------------------------------------------------------- units
 
 _UNIT_GROUP_RE = re.compile(r'(\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
+_TEXT_UNIT_RE = re.compile(r'^\\(text|mathrm|rm|mbox)\s*\{\s*[A-Za-zÅΩμ°/.\s^0-9-]{1,12}\}\s*$')
 _NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad|approx|sim)')
 _PLAIN_UNIT_RE = re.compile(r'(?:(?<=\d)|\s+)([A-Za-zµμΩÅ°][A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
 
@@ -168,7 +170,9 @@ def split_unit(text: str) -> Tuple[str, str, str]:
             continue
         value = _TRAILING_RE.sub('', value)
         value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', value).strip()
-        if value and parse_unit(unit) is not None:
+        if value and (parse_unit(unit) is not None or (_is_numeric(value) and _TEXT_UNIT_RE.match(unit))):
+            # a known unit, or any word in \text{} right after a number ("kWhr"): kept as the
+            # unit, compared by value when pint does not know it
             return value, unit, 'latex'
     m = _PLAIN_UNIT_RE.search(text)
     if m:
@@ -266,9 +270,19 @@ def _first_segment(text: str) -> str:
     return text
 
 
+_SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
+
+
+def despace(text: str) -> str:
+    """``\\ f r a c { 1 } { 2 }`` (a space after every character) back to ``\\frac{1}{2}``."""
+    if _SPACED_RE.search(text) and text.count(' ') > 0.4 * len(text):
+        return re.sub(r'\s+', '', text)
+    return text
+
+
 def extract_answer_text(text: str, source: str = 'none') -> ExtractedAnswer:
     """Relation and unit handling on an already located answer text."""
-    text = clean_answer_text(text)
+    text = clean_answer_text(despace(text))
     text = _first_segment(text)
     text = clean_answer_text(right_hand_side(text))
     value, unit, style = split_unit(text)
@@ -298,7 +312,7 @@ def extract_all_answers(response: str) -> List[ExtractedAnswer]:
     for line in top_level_split(located, ('\\\\',)):
         items.extend(p for p in top_level_split(line, (',', ';', '\\quad', '\\qquad', '\\text{and}',
                                                      '\\text{ and }')) if p.strip())
-    answers = [extract_answer_text(item, source) for item in items]
+    answers = [extract_answer_text(item, source) for item in items if not _LABEL_ONLY_RE.match(item)]
     answers = [a for a in answers if not a.empty]
     return answers or [extract_answer_text(located, source)]
 

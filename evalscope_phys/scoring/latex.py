@@ -27,6 +27,7 @@ from typing import List, Optional, Tuple, Union
 import sympy
 
 from .canonical_parser import Unsupported, parse_canonical, symbol
+from .extract import despace
 
 # Greek letters become symbol names; \pi stays the number pi.
 GREEK = {
@@ -426,6 +427,11 @@ class _Rewriter:
         elif name in ACCENTS:
             arg = self.take_argument()
             self.symbol(ACCENTS[name] + _name(plain_text(arg)))
+        elif name in ('begin', 'end'):
+            env = plain_text(self.take_argument())
+            if name == 'begin' and env == 'array' and self.peek(skip_ws=False) and self.peek(skip_ws=False)[0] == 'grp':
+                self.take(False)  # the column spec
+            self.out.append('\\%s{%s}' % (name, env))
         elif name in ('exponentialE',):
             self.euler()
         elif name == 'boxed' or name == 'fbox':
@@ -483,19 +489,9 @@ def _split_command(name: str) -> Optional[Tuple[str, str]]:
     return None
 
 
-_SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
-
-
-def _despace(text: str) -> str:
-    """``\\ f r a c { 1 } { 2 }`` (a space after every character) back to ``\\frac{1}{2}``."""
-    if _SPACED_RE.search(text) and text.count(' ') > 0.4 * len(text):
-        return re.sub(r'\s+', '', text)
-    return text
-
-
 def normalize_latex(text: str) -> str:
     """Canonical LaTeX for ``text`` (see the module docstring); raises :class:`LatexError`."""
-    text = _despace(_UNICODE_RE.sub(lambda m: UNICODE[m.group(0)], text))
+    text = despace(_UNICODE_RE.sub(lambda m: UNICODE[m.group(0)], text))
     text = _E_NOTATION_RE.sub(lambda m: r'%s\cdot 10^{%s}' % (m.group(1), m.group(2)), text)
     text = text.replace(r'\{', r'\lbrace ').replace(r'\}', r'\rbrace ')
     out = _Rewriter.emit_tokens(tokenize(text))

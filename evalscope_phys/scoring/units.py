@@ -50,20 +50,23 @@ def registry():
     return _REGISTRY
 
 
-def latex_unit_to_pint(text: str) -> Optional[str]:
+def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     """A pint expression for a LaTeX unit (``\\mathrm{m\\,s^{-1}}`` -> ``m*s**-1``), or None."""
     s = text.strip()
     if not s or len(s) > 200:
         return None
+    s = re.sub(r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textit|mathbf)\b', ' ', s)
+    s = re.sub(r'\{\s*([A-Za-zÅΩ°%\\ ]+?)\s*\}', r' \1 ', s)  # {m} -> m (exponent braces stay)
     for pattern, replacement in _REPLACEMENTS:
         s = re.sub(pattern, ' %s ' % replacement, s)
     s = re.sub(r'MICRO\s*', 'u', s)
-    s = re.sub(r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textit|mathbf)\b', ' ', s)
     s = re.sub(r'\\(cdot|times|bullet)|·|⋅|\*', ' * ', s)
     s = re.sub(r'\\[,;:! ]|~|\\quad|\\qquad', ' ', s)
     s = re.sub(r'\^\s*\{\s*([+-]?\s*[0-9./]+)\s*\}', lambda m: '**(%s)' % m.group(1).replace(' ', ''), s)
     s = re.sub(r'\^\s*([+-]?[0-9]+)', r'**\1', s)
     s = s.replace('{', ' ').replace('}', ' ')
+    if drop_note:
+        s = re.sub(r'\s\(\s*[A-Za-z][A-Za-z\s]*\)\s*$', ' ', s)  # "nm (red)"
     if '\\' in s or '^' in s:
         return None
     s = s.strip().strip('.').strip()
@@ -90,14 +93,15 @@ def latex_unit_to_pint(text: str) -> Optional[str]:
 @lru_cache(maxsize=4096)
 def parse_unit(text: str):
     """The pint unit for LaTeX unit text, or None when it is not a unit we know."""
-    expression = latex_unit_to_pint(text)
-    if expression is None:
-        return None
-    try:
-        unit = registry().parse_units(expression)
-    except Exception:
-        return None
-    return unit
+    for drop_note in (False, True):
+        expression = latex_unit_to_pint(text, drop_note)
+        if expression is None:
+            continue
+        try:
+            return registry().parse_units(expression)
+        except Exception:
+            continue
+    return None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,52 @@
+"""Units through pint: LaTeX unit text, conversion factors, dimension checks."""
+from __future__ import annotations
+
+import pytest
+
+from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.units import compare_units, latex_unit_to_pint, parse_unit
+
+
+@pytest.mark.parametrize('text,expected', [
+    (r'\text{ m/s}', 'm/s'),
+    (r'\mathrm{m\,s^{-1}}', 'm*s**(-1)'),
+    (r'\text{A} \cdot \text{m}^2', 'A*m**2'),
+    (r'\mu m', 'um'),
+    (r'^\circ C', 'degC'),
+    (r'\%', 'percent'),
+    (r'\Omega', 'ohm'),
+])
+def test_latex_to_pint(text, expected):
+    assert latex_unit_to_pint(text) == expected
+
+
+def test_unknown_units_are_none():
+    assert parse_unit(r'\text{undefined}') is None
+    assert parse_unit(r'\text{e}') is None  # e is the charge symbol, not a unit here
+
+
+def test_factors():
+    assert compare_units('kN', 'N').factor == pytest.approx(1000)
+    assert compare_units(r'\text{G}', r'\text{T}').factor == pytest.approx(1e-4)  # gauss, SI
+    assert compare_units('m', 's').reason == 'dimension_mismatch'
+    assert compare_units('', 'N').reason == 'missing_unit'
+    assert compare_units('N', '').reason == 'extra_unit'
+
+
+@pytest.mark.parametrize('reference,answer,strict,reason', [
+    (r'46300\,\text{N}', r'46.3\,\text{kN}', True, 'unit_converted'),
+    (r'46.3\,\text{kN}', '46300 N', True, 'unit_converted'),
+    (r'6 \times 10^8 \, \text{N}', r'6\times10^{13}\,\mathrm{dyn}', True, 'unit_converted'),
+    (r'46300\,\text{N}', '46300', True, 'missing_unit'),
+    (r'46300\,\text{N}', '46.3', False, 'not_equivalent'),
+    (r'46300\,\text{N}', r'46.3\,\text{m}', False, 'dimension_mismatch'),
+    (r'300\,\text{K}', r'26.85\,^\circ\text{C}', True, 'unit_converted'),
+    (r'\sqrt{2gh}', r'\sqrt{2gh}\ \mathrm{m\,s^{-1}}', True, 'equivalent'),
+])
+def test_unit_aware_verdicts(reference, answer, strict, reason):
+    verdict = score_answer(reference, answer)
+    assert (verdict.strict, verdict.reason) == (strict, reason), verdict
+
+
+def test_the_records_own_unit():
+    assert score_answer('46300', '46.3 kN', unit='N').reason == 'unit_converted'
