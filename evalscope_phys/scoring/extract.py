@@ -2,11 +2,11 @@
 
 Order of preference: the last ``\\boxed{}``/``\\fbox{}`` (brace matched); the text after the last
 "final answer" phrase; the last display formula (``\\[..\\]``, ``$$..$$``, ``\\begin{equation}``);
-the last inline formula (``\\(..\\)``, ``$..$``); the whole text. Inside the chosen text the
-right-hand side of the last top-level relation is kept (``=``, ``\\approx``, ``\\sim``, ``\\le``...),
-and a trailing unit (``\\text{m/s}``, ``\\mathrm{kN}``, ``^\\circ``, or plain ``46.3 kN`` after a
-number) is split off and kept. Extraction is idempotent: extracting from an extracted expression
-gives it back unchanged.
+the last inline formula (``\\(..\\)``, ``$..$``); the whole text (its last line when it is long
+prose). Inside the chosen text the right-hand side of the last top-level relation is kept (``=``,
+``\\approx``, ``\\sim``, ``\\le``...), and a trailing unit (``\\text{m/s}``, ``\\mathrm{kN}``,
+``^\\circ``, or plain ``46.3 kN`` after a number) is split off and kept. Extraction is idempotent:
+extracting from an extracted expression gives it back unchanged.
 """
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ _LABEL_ONLY_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\(?[a
 _LEADING_RE = re.compile(r'^(\s|\\[,;:! ]|\\quad|\\qquad|~)+')
 _WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle)\s*')
 
-SOURCES = ('boxed', 'final_answer_line', 'display', 'inline', 'whole', 'none')
+SOURCES = ('boxed', 'final_answer_line', 'display', 'inline', 'whole', 'last_line', 'none')
+WHOLE_TEXT_MAX_CHARS = 1000
+"""Prose with no box or formula is its own answer only up to this length (a long bare formula is)."""
+_PROSE_RE = re.compile(r'(?<![\\A-Za-z])(?:[A-Za-z]{2,}[ ,.;:]+(?:[A-Za-z][ ,.;:]+)?){6}')
 
 
 @dataclass(frozen=True)
@@ -146,10 +149,11 @@ def right_hand_side(text: str) -> str:
 
 # --------------------------------------------------------------------------- units
 
-_UNIT_GROUP_RE = re.compile(r'(\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
+_UNIT_GROUP_RE = re.compile(r'((\\mu|μ|µ)\s*(?=\\(text|mathrm|textrm|rm|mbox)\b)|\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
 _TEXT_UNIT_RE = re.compile(r'^\\(text|mathrm|rm|mbox)\s*\{\s*[A-Za-zÅΩμ°/.\s^0-9-]{1,12}\}\s*$')
 _NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad|approx|sim)')
-_PLAIN_UNIT_RE = re.compile(r'(?:(?<=\d)|\s+)([A-Za-zµμΩÅ°][A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
+_PLAIN_UNIT_RE = re.compile(r'(?:(?<=\d)|\s+|\\,)((?:\\(?:mu|micro)\s*)?(?:\\Omega|\\AA|[A-Za-zµμΩÅ°])'
+                            r'[A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
 
 
 def _is_numeric(text: str) -> bool:
@@ -232,7 +236,13 @@ def _locate(response: str) -> Tuple[str, str]:
     inline = _last_match(_INLINE_RES, response)
     if inline is not None:
         return inline, 'inline'
-    return response, 'whole'
+    if len(response) <= WHOLE_TEXT_MAX_CHARS or not _PROSE_RE.search(response):
+        return response, 'whole'
+    # long prose with no formula: its last line, if it is short enough to be an answer
+    lines = [line.strip() for line in response.strip().splitlines() if line.strip()]
+    if lines and len(lines[-1]) <= WHOLE_TEXT_MAX_CHARS:
+        return lines[-1], 'last_line'
+    return '', 'none'
 
 
 def clean_answer_text(text: str) -> str:

@@ -86,9 +86,14 @@ def test_hostile_answers_and_references(tmp_path):
 
 
 def test_nul_bytes_and_huge_inputs_are_refused_before_sympy():
-    for text in ['a\x00b', 'x' * 10_000, '(' * 100 + 'x' + ')' * 100, r'10^{10^{10}}']:
+    for text in ['a\x00b', r'\boxed{' + 'x' * 10_000 + '}', '(' * 100 + 'x' + ')' * 100, r'10^{10^{10}}']:
         verdict = score_answer(REFERENCE, text)
         assert verdict.reason == 'input_too_large' and not verdict.scored, (text[:40], verdict)
+
+
+def test_long_prose_without_a_formula_has_no_answer():
+    verdict = score_answer(REFERENCE, 'I think about it. ' * 3000)
+    assert verdict.reason == 'no_answer' and verdict.scored and verdict.strict is False
 
 
 def test_a_huge_response_with_a_small_final_answer_is_fine():

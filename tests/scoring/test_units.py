@@ -48,5 +48,10 @@ def test_unit_aware_verdicts(reference, answer, strict, reason):
     assert (verdict.strict, verdict.reason) == (strict, reason), verdict
 
 
+@pytest.mark.parametrize('answer', [r'8.7\,\mu\mathrm{b}', r'8.7\,\mathrm{\mu b}', r'8.7\,\mu b', r'8700\,\mathrm{nb}'])
+def test_micro_prefixes(answer):
+    assert score_answer(r'8.7\,\mu\mathrm{b}', answer).strict is True
+
+
 def test_the_records_own_unit():
     assert score_answer('46300', '46.3 kN', unit='N').reason == 'unit_converted'
