@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator, List, Tuple
+from typing import List
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted')
 

@@ -13,10 +13,10 @@ import threading
 import time
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Union
 
 from . import limits
-from .extract import ExtractedAnswer, extract_all_answers, extract_final_answer, extract_answer_text
+from .extract import ExtractedAnswer, extract_all_answers, extract_final_answer
 from .units import compare_units
 from .verdict import Verdict
 

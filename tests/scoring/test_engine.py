@@ -4,8 +4,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
-
 from evalscope_phys.scoring import Verdict, score_answer
 from evalscope_phys.scoring.engine import clear_cache
 
