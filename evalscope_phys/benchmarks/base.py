@@ -8,10 +8,10 @@ import json
 import os
 import socket
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 from urllib.parse import urlparse
 
-from evalscope.api.dataset import resolve_snapshot_or_local_path
+from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map, resolve_snapshot_or_local_path
 from evalscope.utils import get_logger
 
 from evalscope_phys.scoring.metrics import register_metric_semantics
@@ -116,3 +116,17 @@ def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
         if ids:
             logger.warning('%s: excluded %d record(s): %s (ids: %s%s)', benchmark, len(ids), reason,
                            ', '.join(map(str, ids[:10])), ' ...' if len(ids) > 10 else '')
+
+
+def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]],
+                    location: Any) -> Tuple[DatasetDict, None]:
+    """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle."""
+    return build_dataset_dict_from_record_map(
+        record_map=record_map,
+        sample_fields=adapter.record_to_sample,
+        location=str(location),
+        limit=adapter.limit,
+        repeats=adapter.repeats,
+        shuffle=adapter.shuffle,
+        seed=adapter.seed,
+    ), None

@@ -5,17 +5,17 @@ import base64
 import re
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.scoring.answer_types import (
     AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_typed_answer, split_labels,
     strip_answer_wrappers,
@@ -112,15 +112,7 @@ class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
         files = data_files(root)
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(root),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(root))
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         alternatives: List[List[AnswerPart]] = record['_alternatives']

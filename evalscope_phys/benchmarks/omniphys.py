@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
 from evalscope.api.judge.contracts import OutputContract
@@ -33,7 +33,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, undecided_reason
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
 from evalscope_phys.scoring import score_answer
@@ -234,15 +234,7 @@ class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
             if subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(path),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(path))
 
     def _problem(self, record: Any) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
 
@@ -95,15 +95,7 @@ class PHYBenchAdapter(DefaultDataAdapter):
             elif subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(path),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(path))
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         return Sample(

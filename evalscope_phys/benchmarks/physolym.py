@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.metric.semantics import MetricSelector
@@ -24,6 +24,7 @@ from evalscope_phys.benchmarks.base import (
     find_data_file,
     log_skipped,
     read_records,
+    records_dataset,
 )
 from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
@@ -124,10 +125,7 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             if problem is not None:
                 record_map[problem['language']].append(problem)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map, sample_fields=self.record_to_sample, location=str(path),
-            limit=self.limit, repeats=self.repeats, shuffle=self.shuffle, seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(path))
 
     def _problem_of(self, record: Any, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
         """The record if it can become a sample, else None with the reason counted."""

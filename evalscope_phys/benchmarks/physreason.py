@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import Decision, RulesFirstJudgeMixin, undecided_reason
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.extract import extract_all_answers
@@ -154,10 +154,7 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             else:
                 record_map[problem['difficulty']].append(problem)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map, sample_fields=self.record_to_sample, location=location,
-            limit=self.limit, repeats=self.repeats, shuffle=self.shuffle, seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, location)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

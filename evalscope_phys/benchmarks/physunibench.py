@@ -6,14 +6,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from evalscope.utils.multi_choices import parse_answers
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
 from evalscope_phys.scoring import extract_final_answer, score_answer
@@ -145,15 +145,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
             logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
                            'they are judged against the full solution, or unscored without a judge (ids: %s%s)',
                            self.name, len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(root),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(root))
 
     def _problem(self, record: Any, subset: str) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

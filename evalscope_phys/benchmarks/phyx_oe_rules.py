@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
@@ -23,7 +23,7 @@ from evalscope.benchmarks.phyx.phyx_adapter import (
 from evalscope.benchmarks.phyx.utils import OPTION_LABELS, build_oe_question, parse_options
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 from evalscope_phys.scoring import score_answer
@@ -110,15 +110,7 @@ class PhyXOERulesAdapter(RulesFirstJudgeMixin, PhyXOEAdapter):
             if subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(path),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(path))
 
     def _problem(self, record: Dict[str, Any]) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

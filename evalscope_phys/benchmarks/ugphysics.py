@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import locate_dataset, log_skipped, read_records
+from evalscope_phys.benchmarks.base import locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.scoring.answer_types import AnswerPart, build_parts, parse_answer_types, score_typed_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
 
@@ -123,15 +123,7 @@ class UGPhysicsAdapter(DefaultDataAdapter):
             raise DatasetUnavailableError(f'ugphysics: no <Subject>/<language>.jsonl files under {root}.')
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
         log_skipped(self.name, skipped)
-        return build_dataset_dict_from_record_map(
-            record_map=record_map,
-            sample_fields=self.record_to_sample,
-            location=str(root),
-            limit=self.limit,
-            repeats=self.repeats,
-            shuffle=self.shuffle,
-            seed=self.seed,
-        ), None
+        return records_dataset(self, record_map, str(root))
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         parts: List[AnswerPart] = record['_parts']
