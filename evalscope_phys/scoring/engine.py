@@ -105,13 +105,23 @@ def _score_job(job: dict) -> dict:
         for j, (ans, used_full) in enumerate(answers):
             if job['ordered'] and len(refs) > 1 and i != j:
                 continue
-            factor, offset, unit_reason = (1.0, 0.0, 'no_units') if used_full or rejoined else job['units'][j]
+            factor, offset, unit_reason, alternative = \
+                (1.0, 0.0, 'no_units', None) if used_full or rejoined else job['units'][j]
             if factor is None:
                 comparisons[(i, j)] = None
                 continue
-            comparisons[(i, j)] = compare(ref, ans, factor=factor, offset=offset,
-                                          tolerance=job['tolerance'], unit_reason=unit_reason)
+            result = compare(ref, ans, factor=factor, offset=offset, tolerance=job['tolerance'],
+                             unit_reason=unit_reason)
+            if alternative is not None and not result.strict:
+                other = compare(ref, ans, factor=alternative, tolerance=job['tolerance'],
+                                unit_reason='unit_converted')
+                if (other.strict, other.lenient) > (result.strict, result.lenient):
+                    result = other
+            comparisons[(i, j)] = result
     if len(refs) == 1 and len(answers) == 1:
+        equation = _compare_as_equations(job, refs[0], answers[0][0])
+        if equation is not None:
+            return equation
         result = comparisons[(0, 0)]
         if result is None:
             out = {'strict': False, 'lenient': False, 'reason': 'dimension_mismatch'}
@@ -137,6 +147,25 @@ def _score_job(job: dict) -> dict:
     out = {'strict': strict, 'lenient': lenient, 'reason': reason}
     if job['eed']:
         out['eed'] = _mean_eed(refs, answers, assignment, filled)
+    return out
+
+
+def _compare_as_equations(job: dict, reference_rhs, answer_rhs) -> Optional[dict]:
+    """Two equations (``x^2+y^2=1`` against ``1-x^2-y^2=0``) compare as ``lhs - rhs`` up to a
+    constant factor. Only when the reference is a real equation (its left side a sum, or its right
+    side 0) and the answer has one ``=`` too; ``T = 2mg`` stays a definition compared by value."""
+    from .equivalence import compare_equations
+    ref_lefts, answer_lefts = job['left_sides']
+    if not ref_lefts or not ref_lefts[0] or not answer_lefts or not answer_lefts[0]:
+        return None
+    ref_lhs, _ = _parse(ref_lefts[0])
+    ans_lhs, _ = _parse(answer_lefts[0])
+    if ref_lhs is None or ans_lhs is None or not (ref_lhs.is_Add or reference_rhs == 0):
+        return None
+    result = compare_equations(ref_lhs - reference_rhs, ans_lhs - answer_rhs, tolerance=job['tolerance'])
+    out = {'strict': result.strict, 'lenient': result.lenient, 'reason': result.reason}
+    if job['eed']:
+        out['eed'] = 100.0 if result.strict else _eed(ref_lhs - reference_rhs, ans_lhs - answer_rhs)
     return out
 
 
@@ -192,7 +221,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
     ``multiple='ordered'`` or ``'unordered'`` (the default for lists). ``tolerance`` is the lenient
     relative tolerance (default 1e-2), ``unit`` the reference's unit when the dataset keeps it
-    apart. Safe to call from many threads; never raises on bad input.
+    apart (a bare number then counts as being in that unit; against a unit written into the
+    reference, a missing unit is accepted by the lenient verdict only). Safe to call from many
+    threads; never raises on bad input.
     """
     started = time.perf_counter()
     if response is None:
@@ -230,16 +261,22 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     for answer in answers:
         ref_unit = reference_unit or (refs[0].unit if len(refs) == 1 else '')
         comparison = compare_units(answer.unit, ref_unit)
-        unit_info.append((comparison.factor, comparison.offset, comparison.reason))
+        if comparison.reason == 'missing_unit' and unit:
+            # the dataset states the unit apart (the question asks for a value in it): a bare
+            # number is the expected form; a unit written into the reference must be matched
+            comparison = compare_units('', '')
+        unit_info.append((comparison.factor, comparison.offset, comparison.reason, comparison.alternative))
     job = {
         'references': tuple((r.expression, r.text, r.unit_style) for r in refs),
         'answers': tuple((a.expression, a.text, a.unit_style) for a in answers),
+        'left_sides': (tuple(r.left_side for r in refs), tuple(a.left_side for a in answers)),
         'units': tuple(unit_info),
         'tolerance': tolerance,
         'ordered': multiple == 'ordered',
         'eed': bool(eed),
     }
-    key = (job['references'], job['answers'], job['units'], tolerance, job['ordered'], job['eed'])
+    key = (job['references'], job['answers'], job['left_sides'], job['units'], tolerance, job['ordered'],
+           job['eed'])
     cached = _cache_get(key)
     if cached is not None:
         return replace(cached, seconds=time.perf_counter() - started)

@@ -211,9 +211,18 @@ def compare(reference: sympy.Expr, answer: sympy.Expr, *, factor: float = 1.0, o
     """Strict and lenient verdicts for ``answer`` (in its own unit) against ``reference``.
 
     ``factor``/``offset`` convert the answer into the reference's unit; ``unit_reason`` is
-    :class:`~evalscope_phys.scoring.units.UnitComparison`'s reason and decides the verdict's reason
-    when the numbers match (``unit_converted``, ``missing_unit``).
+    :class:`~evalscope_phys.scoring.units.UnitComparison`'s reason and names the verdict when the
+    values match (``unit_converted``). A missing unit is accepted by the lenient verdict only.
     """
+    result = _compare_values(reference, answer, factor=factor, offset=offset, tolerance=tolerance,
+                             unit_reason=unit_reason)
+    if unit_reason == 'missing_unit' and result.strict:
+        return Comparison(False, True, 'missing_unit', result.relative_error)
+    return result
+
+
+def _compare_values(reference: sympy.Expr, answer: sympy.Expr, *, factor: float, offset: float,
+                    tolerance: Optional[float], unit_reason: str) -> Comparison:
     rtol = LENIENT_RTOL if tolerance is None else max(float(tolerance), STRICT_RTOL)
     if _is_container(reference) or _is_container(answer):
         return _compare_containers(reference, answer, factor, offset, tolerance, unit_reason)
@@ -247,6 +256,30 @@ def compare(reference: sympy.Expr, answer: sympy.Expr, *, factor: float = 1.0, o
     if error <= rtol:
         return Comparison(False, True, 'within_tolerance', error)
     return Comparison(False, False, 'not_equivalent', error)
+
+
+def compare_equations(reference: sympy.Expr, answer: sympy.Expr, *,
+                      tolerance: Optional[float] = None) -> Comparison:
+    """``reference = 0`` against ``answer = 0``: the same equation when ``reference / answer`` is
+    one nonzero constant at every spot-check point (a rearranged, negated or rescaled equation)."""
+    rtol = LENIENT_RTOL if tolerance is None else max(float(tolerance), STRICT_RTOL)
+    if reference == answer or reference == -answer:
+        return Comparison(True, True, 'equivalent', 0.0)
+    symbols = sorted(reference.free_symbols | answer.free_symbols, key=lambda s: s.name)
+    ratios = []
+    for point in _spot_points(symbols, _seed(symbols)):
+        a, b = fast_value(reference, point), fast_value(answer, point)
+        if a is None or b is None or abs(b) < 1e-12 or abs(a) < 1e-12:
+            continue
+        ratios.append(a / b)
+    if len(ratios) < SPOT_CHECK_MIN_VALID:
+        return Comparison(False, False, 'not_equivalent')
+    worst = max(relative_error(r, ratios[0]) for r in ratios)
+    if worst <= SPOT_CHECK_RTOL:
+        return Comparison(True, True, 'equivalent_numerically', worst)
+    if worst <= rtol:
+        return Comparison(False, True, 'within_tolerance', worst)
+    return Comparison(False, False, 'not_equivalent', worst)
 
 
 def _is_container(expr) -> bool:

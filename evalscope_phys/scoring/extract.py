@@ -47,6 +47,9 @@ class ExtractedAnswer:
     """Where it came from: one of ``SOURCES``."""
     unit_style: str = ''
     """'latex' (``\\text``/``\\mathrm``/degree/percent), 'plain' (a bare word after a number) or ''."""
+    left_side: str = ''
+    """For an answer with exactly one top-level ``=``: its left-hand side (the engine compares two
+    equations such as ``x^2+y^2=1`` as equations, not by their right-hand sides)."""
 
     @property
     def empty(self) -> bool:
@@ -294,11 +297,13 @@ def extract_answer_text(text: str, source: str = 'none') -> ExtractedAnswer:
     """Relation and unit handling on an already located answer text."""
     text = clean_answer_text(despace(text))
     text = _first_segment(text)
+    sides = top_level_split(text, ('=',))
+    left = clean_answer_text(sides[0]) if len(sides) == 2 and sides[1].strip() else ''
     text = clean_answer_text(right_hand_side(text))
     value, unit, style = split_unit(text)
     value = clean_answer_text(value)
     return ExtractedAnswer(expression=value, unit=unit, source=source if value else 'none',
-                           unit_style=style if value else '')
+                           unit_style=style if value else '', left_side=left if value else '')
 
 
 def extract_final_answer(response: str) -> ExtractedAnswer:

@@ -210,6 +210,9 @@ class _Rewriter:
         name = base
         while True:
             nxt = self.peek(skip_ws=False)
+            if nxt == ('ws', ' ') and self.peek() in (('chr', '_'), ('chr', "'")):
+                self.take(False)  # "\theta _1": TeX ignores the space
+                nxt = self.peek(skip_ws=False)
             if nxt == ('chr', "'"):
                 self.take(False)
                 name += 'prime'

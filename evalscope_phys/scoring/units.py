@@ -115,6 +115,20 @@ class UnitComparison:
     'dimension_mismatch' or 'unknown_unit'."""
     offset: float = 0.0
     """Added after the factor (temperature scales only)."""
+    alternative: Optional[float] = None
+    """A second factor worth trying: a dimensionless unit against a bare reference (``60\\%``
+    for ``0.6`` is 0.01, but ``30^\\circ`` for ``30`` is 1): the better match wins."""
+
+
+def _dimensionless_factor(text: str) -> Optional[float]:
+    unit = parse_unit(text)
+    if unit is None or not unit.dimensionless:
+        return None
+    try:
+        factor = float(registry().Quantity(1.0, unit).to('dimensionless').magnitude)
+    except Exception:
+        return None
+    return None if abs(factor - 1.0) < 1e-12 else factor
 
 
 def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
@@ -124,7 +138,7 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
     if not answer_unit:
         return UnitComparison(1.0, 'missing_unit')
     if not reference_unit:
-        return UnitComparison(1.0, 'extra_unit')
+        return UnitComparison(1.0, 'extra_unit', alternative=_dimensionless_factor(answer_unit))
     a, r = parse_unit(answer_unit), parse_unit(reference_unit)
     if a is None or r is None:
         return UnitComparison(1.0, 'unknown_unit')

@@ -15,7 +15,7 @@ REASONS = {
     'equivalent_numerically': 'equal to the reference at every random spot-check point',
     'numeric_match': 'numbers equal within relative 1e-6',
     'unit_converted': 'equal after converting the answer into the reference unit',
-    'missing_unit': 'the answer has no unit and matches in the reference unit',
+    'missing_unit': 'the answer has no unit but matches in the reference unit (lenient only)',
     'within_tolerance': 'not equal, but within the lenient tolerance (lenient only)',
     'not_equivalent': 'a different value or expression',
     'dimension_mismatch': 'the answer unit has other dimensions than the reference unit',

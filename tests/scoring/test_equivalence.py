@@ -53,3 +53,21 @@ def test_multiple_answers_unordered_and_ordered():
     assert score_answer(['x', 'y'], r'x, \; y').strict is True
     with pytest.raises(ValueError):
         score_answer('1', '1', multiple='sometimes')
+
+
+@pytest.mark.parametrize('answer,strict', [
+    (r'\boxed{x^{2}+y^{2}=1}', True),
+    (r'\boxed{x^{2}=1-y^2}', True),
+    (r'\boxed{1-x^{2}-y^{2}=0}', True),
+    (r'2x^2 + 2y^2 = 2', True),
+    (r'\boxed{x^{2}-y^{2}=1}', False),   # same right-hand side, another equation
+    (r'\boxed{x^{2}+y^{2}=2}', False),
+])
+def test_equations_compare_as_equations(answer, strict):
+    assert score_answer('x^2+y^2=1', answer).strict is strict
+
+
+def test_definitions_still_compare_by_value():
+    assert score_answer('T = 2mg', 'F = 2mg').strict is True
+    assert score_answer('x = 1', '1').strict is True
+    assert score_answer(r'a_{n} =2 n +1', r'a_n=2n+1').strict is True

@@ -37,7 +37,7 @@ def test_factors():
     (r'46300\,\text{N}', r'46.3\,\text{kN}', True, 'unit_converted'),
     (r'46.3\,\text{kN}', '46300 N', True, 'unit_converted'),
     (r'6 \times 10^8 \, \text{N}', r'6\times10^{13}\,\mathrm{dyn}', True, 'unit_converted'),
-    (r'46300\,\text{N}', '46300', True, 'missing_unit'),
+    (r'46300\,\text{N}', '46300', False, 'missing_unit'),  # lenient only
     (r'46300\,\text{N}', '46.3', False, 'not_equivalent'),
     (r'46300\,\text{N}', r'46.3\,\text{m}', False, 'dimension_mismatch'),
     (r'300\,\text{K}', r'26.85\,^\circ\text{C}', True, 'unit_converted'),
@@ -51,6 +51,17 @@ def test_unit_aware_verdicts(reference, answer, strict, reason):
 @pytest.mark.parametrize('answer', [r'8.7\,\mu\mathrm{b}', r'8.7\,\mathrm{\mu b}', r'8.7\,\mu b', r'8700\,\mathrm{nb}'])
 def test_micro_prefixes(answer):
     assert score_answer(r'8.7\,\mu\mathrm{b}', answer).strict is True
+
+
+def test_a_missing_unit_is_lenient_only():
+    verdict = score_answer(r'0.64\,\text{N}', '0.64')
+    assert (verdict.strict, verdict.lenient, verdict.reason) == (False, True, 'missing_unit')
+
+
+def test_dimensionless_units_against_a_bare_reference():
+    assert score_answer('0.6', r'60\%').strict is True
+    assert score_answer('30', r'30^\circ').strict is True
+    assert score_answer(r'\frac{\pi}{6}', r'30^\circ').strict is True
 
 
 def test_the_records_own_unit():
