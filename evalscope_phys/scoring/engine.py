@@ -77,9 +77,45 @@ def _eed(reference, answer) -> float:
 
 def _score_job(job: dict) -> dict:
     """Runs in a worker: parse, compare, EED. Returns plain data only."""
-    from .equivalence import compare, match_multiple
-    # A plain-word unit ("2 m") may be a symbol after all: when the other side has symbols, the
-    # words go back into the expression.
+    parsed = _parse_job(job)
+    if isinstance(parsed, dict):
+        return parsed
+    refs, answers, rejoined = parsed
+    if len(refs) == 1 and len(answers) == 1:
+        equation = _compare_as_equations(job, refs[0], answers[0][0])
+        if equation is not None:
+            return equation
+        result = _compare_pair(job, refs[0], answers[0], job['units'][0], rejoined)
+        out = {'strict': result.strict, 'lenient': result.lenient, 'reason': result.reason}
+        if job['eed']:
+            out['eed'] = 100.0 if result.strict else _eed(refs[0], answers[0][0])
+        return out
+    if len(refs) != len(answers):
+        return {'strict': False, 'lenient': False, 'reason': 'count_mismatch',
+                'eed': 0.0 if job['eed'] else None}
+    from .equivalence import match_multiple
+    comparisons = {(i, j): _compare_pair(job, ref, answer, job['units'][j], rejoined)
+                   for i, ref in enumerate(refs) for j, answer in enumerate(answers)
+                   if not job['ordered'] or i == j}
+    assignment, strict, lenient = match_multiple(comparisons, len(refs), len(answers), job['ordered'])
+    verdicts = [comparisons[p] for p in assignment]
+    if strict or lenient:
+        reason = next((v.reason for v in verdicts if v.reason != 'equivalent'), 'equivalent')
+    else:
+        reason = next(v.reason for v in verdicts if not v.lenient)
+    out = {'strict': strict, 'lenient': lenient, 'reason': reason}
+    if job['eed']:
+        scores = [100.0 if comparisons[(i, j)].strict else _eed(refs[i], answers[j][0]) for i, j in assignment]
+        out['eed'] = sum(scores) / len(scores)
+    return out
+
+
+def _parse_job(job: dict):
+    """(references, [(answer, read_with_unit_words)], reference_unit_rejoined) or an early verdict.
+
+    A plain-word unit ("2 m") may be a symbol after all: when the other side has symbols, the
+    words go back into the expression (and the unit comparison no longer applies).
+    """
     refs, answers, rejoined = [], [], False
     for value, full_text, style in job['references']:
         expr, reason = _parse(value)
@@ -99,55 +135,25 @@ def _score_job(job: dict) -> dict:
     reason = _expr_limits(refs + [a for a, _ in answers])
     if reason:
         return {'reason': 'input_too_large', 'detail': reason}
+    return refs, answers, rejoined
 
-    comparisons = {}
-    for i, ref in enumerate(refs):
-        for j, (ans, used_full) in enumerate(answers):
-            if job['ordered'] and len(refs) > 1 and i != j:
-                continue
-            factor, offset, unit_reason, alternative = \
-                (1.0, 0.0, 'no_units', None) if used_full or rejoined else job['units'][j]
-            if factor is None:
-                comparisons[(i, j)] = None
-                continue
-            result = compare(ref, ans, factor=factor, offset=offset, tolerance=job['tolerance'],
-                             unit_reason=unit_reason)
-            if alternative is not None and not result.strict:
-                other = compare(ref, ans, factor=alternative, tolerance=job['tolerance'],
-                                unit_reason='unit_converted')
-                if (other.strict, other.lenient) > (result.strict, result.lenient):
-                    result = other
-            comparisons[(i, j)] = result
-    if len(refs) == 1 and len(answers) == 1:
-        equation = _compare_as_equations(job, refs[0], answers[0][0])
-        if equation is not None:
-            return equation
-        result = comparisons[(0, 0)]
-        if result is None:
-            out = {'strict': False, 'lenient': False, 'reason': 'dimension_mismatch'}
-        else:
-            out = {'strict': result.strict, 'lenient': result.lenient, 'reason': result.reason}
-        if job['eed']:
-            out['eed'] = 100.0 if out['strict'] else _eed(refs[0], answers[0][0])
-        return out
 
-    if len(refs) != len(answers):
-        return {'strict': False, 'lenient': False, 'reason': 'count_mismatch',
-                'eed': 0.0 if job['eed'] else None}
-    usable = {k: v for k, v in comparisons.items() if v is not None}
-    if len(usable) < len(comparisons) and job['ordered']:
-        return {'strict': False, 'lenient': False, 'reason': 'dimension_mismatch',
-                'eed': _mean_eed(refs, answers, [(i, i) for i in range(len(refs))]) if job['eed'] else None}
-    from .equivalence import Comparison
-    filled = {k: (v if v is not None else Comparison(False, False, 'dimension_mismatch')) for k, v in comparisons.items()}
-    assignment, strict, lenient = match_multiple(filled, len(refs), len(answers), job['ordered'])
-    reasons = [filled[p].reason for p in assignment]
-    reason = next((r for r in reasons if r not in ('equivalent',)), 'equivalent') if strict or lenient \
-        else next(r for r, p in zip(reasons, assignment) if not filled[p].lenient)
-    out = {'strict': strict, 'lenient': lenient, 'reason': reason}
-    if job['eed']:
-        out['eed'] = _mean_eed(refs, answers, assignment, filled)
-    return out
+def _compare_pair(job: dict, reference, answer: tuple, units: tuple, rejoined: bool):
+    """One reference against one answer, with the answer's unit conversion."""
+    from .equivalence import Comparison, compare
+    expr, read_with_unit_words = answer
+    factor, offset, unit_reason, alternative = \
+        (1.0, 0.0, 'no_units', None) if read_with_unit_words or rejoined else units
+    if factor is None:
+        return Comparison(False, False, 'dimension_mismatch')
+    result = compare(reference, expr, factor=factor, offset=offset, tolerance=job['tolerance'],
+                     unit_reason=unit_reason)
+    if alternative is not None and not result.strict:
+        other = compare(reference, expr, factor=alternative, tolerance=job['tolerance'],
+                        unit_reason='unit_converted')
+        if (other.strict, other.lenient) > (result.strict, result.lenient):
+            result = other
+    return result
 
 
 def _compare_as_equations(job: dict, reference_rhs, answer_rhs) -> Optional[dict]:
@@ -162,6 +168,8 @@ def _compare_as_equations(job: dict, reference_rhs, answer_rhs) -> Optional[dict
     ans_lhs, _ = _parse(answer_lefts[0])
     if ref_lhs is None or ans_lhs is None or not (ref_lhs.is_Add or reference_rhs == 0):
         return None
+    if _expr_limits([ref_lhs, ans_lhs]):
+        return None
     result = compare_equations(ref_lhs - reference_rhs, ans_lhs - answer_rhs, tolerance=job['tolerance'])
     out = {'strict': result.strict, 'lenient': result.lenient, 'reason': result.reason}
     if job['eed']:
@@ -175,16 +183,6 @@ def _answers_symbolic(job: dict) -> bool:
         if expr is not None and expr.free_symbols:
             return True
     return False
-
-
-def _mean_eed(refs, answers, assignment, comparisons=None) -> float:
-    scores = []
-    for i, j in assignment:
-        if comparisons is not None and comparisons[(i, j)].strict:
-            scores.append(100.0)
-        else:
-            scores.append(_eed(refs[i], answers[j][0]))
-    return sum(scores) / len(scores) if scores else 0.0
 
 
 def _expr_limits(exprs) -> Optional[str]:
