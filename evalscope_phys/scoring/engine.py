@@ -195,7 +195,7 @@ def _expr_limits(exprs) -> Optional[str]:
 
 # --------------------------------------------------------------------------- caller side
 
-def _references(reference: Union[str, Sequence[str]], unit: Optional[str], multiple: Optional[str]):
+def _references(reference: Union[str, Sequence[str]], multiple: Optional[str]):
     texts = [reference] if isinstance(reference, str) else list(reference)
     extracted: List[ExtractedAnswer] = []
     for text in texts:
@@ -213,7 +213,7 @@ def _unscored(reason: str, started: float, extracted: Optional[str], detail: str
 
 def score_answer(reference: Union[str, Sequence[str]], response: str, *,
                  tolerance: Optional[float] = None, unit: Optional[str] = None,
-                 multiple: Optional[str] = None, eed: bool = True, timeout: float = 5.0) -> Verdict:
+                 multiple: Optional[str] = None, eed: bool = True, timeout: Optional[float] = 5.0) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
@@ -221,7 +221,8 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     relative tolerance (default 1e-2), ``unit`` the reference's unit when the dataset keeps it
     apart (a bare number then counts as being in that unit; against a unit written into the
     reference, a missing unit is accepted by the lenient verdict only). Safe to call from many
-    threads; never raises on bad input.
+    threads; never raises on bad input. ``timeout`` is the hard deadline for the whole answer
+    (``None`` runs inline with no deadline: debugging only).
     """
     started = time.perf_counter()
     if response is None:
@@ -235,7 +236,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     if multiple not in (None, 'ordered', 'unordered'):
         raise ValueError(f"multiple must be 'ordered', 'unordered' or None, not {multiple!r}")
     try:
-        refs = _references(reference, unit, multiple)
+        refs = _references(reference, multiple)
         many = len(refs) > 1 or multiple is not None
         answers = extract_all_answers(response) if many else [extract_final_answer(response)]
         if many and len(answers) == 1 and len(refs) > 1:
@@ -267,7 +268,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     job = {
         'references': tuple((r.expression, r.text, r.unit_style) for r in refs),
         'answers': tuple((a.expression, a.text, a.unit_style) for a in answers),
-        'left_sides': (tuple(r.left_side for r in refs), tuple(a.left_side for a in answers)),
+        'left_sides': (tuple(_checked(r.left_side) for r in refs), tuple(_checked(a.left_side) for a in answers)),
         'units': tuple(unit_info),
         'tolerance': tolerance,
         'ordered': multiple == 'ordered',
@@ -287,8 +288,13 @@ def score_answer(reference: Union[str, Sequence[str]], response: str, *,
     return verdict
 
 
-def _run(job: dict, started: float, shown: Optional[str], timeout: float) -> Verdict:
-    remaining = max(0.05, timeout - (time.perf_counter() - started))
+def _checked(left_side: str) -> str:
+    """An equation's left side, or '' when it fails the size pre-checks (then only values compare)."""
+    return left_side if left_side and not limits.check_text_limits(left_side) else ''
+
+
+def _run(job: dict, started: float, shown: Optional[str], timeout: Optional[float]) -> Verdict:
+    remaining = None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
     result = limits.run_limited(_score_job, job, timeout=remaining)
     if not result.ok:
         reason = result.reason or 'error'

@@ -105,3 +105,9 @@ def test_a_huge_response_with_a_small_final_answer_is_fine():
 def test_non_string_answers(bad):
     verdict = score_answer(REFERENCE, bad)
     assert isinstance(verdict, Verdict) and verdict.strict is not True
+
+
+def test_a_hostile_left_side_is_not_parsed_as_an_equation():
+    left = '(' * 200 + 'x' + ')' * 200
+    verdict = score_answer('x^2+y^2=1', f'{left} = 1', timeout=DEADLINE)
+    assert verdict.strict is not True
