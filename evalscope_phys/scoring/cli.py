@@ -89,13 +89,14 @@ def _progress(total: int, initial: int, quiet: bool):
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import limits
+    from . import pool as scoring_pool
+
     rows = _read_lines(args.pairs)
     done = _done_lines(args.out, rows)
     todo = rows[done:]
-    workers = args.workers or limits.default_worker_count()
+    workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:
-        limits.configure_pool(args.workers)
+        scoring_pool.configure_pool(args.workers)
     bar = _progress(len(rows), done, args.quiet)
     counts = {'strict': 0, 'scored': 0}
     with open(args.out, 'a', encoding='utf-8') as out, ThreadPoolExecutor(max_workers=workers) as pool:

@@ -1,7 +1,7 @@
 """``score_answer``: extraction and pre-checks here, all SymPy work in a limited worker process.
 
 The calling thread only does string work (extraction, unit lookup, size pre-checks); parsing,
-comparison, simplification and EED run through :func:`limits.run_limited` under one hard
+comparison, simplification and EED run through :func:`pool.run_limited` under one hard
 deadline per answer, so a pathological answer costs at most ``timeout`` seconds and is reported as
 unscored (``timeout``), never as a silent 0. Results are cached by (reference, extracted answer,
 options): pass@k samples that end in the same answer are scored once, and concurrent callers asking
@@ -9,13 +9,14 @@ for the same key wait for the first one instead of duplicating the work.
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import replace
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Union
 
-from . import limits
+from . import limits, pool
 from .extract import ExtractedAnswer, extract_all_answers, extract_final_answer
 from .units import compare_units
 from .verdict import Verdict
@@ -28,6 +29,11 @@ SIMPLIFY_MAX_OPS = 400
 """Expressions with more operations than this enter EED unsimplified (the work is superlinear)."""
 FULL_SIMPLIFY_MAX_OPS = 0
 """Expressions this small get SymPy's full ``simplify`` before EED (it is fast on them)."""
+
+#: A left-hand side that names a quantity: a letter or command, optional subscript, primes, and
+#: an optional argument list (``T``, ``v_{0,\max}``, ``\Delta x``, ``E'``, ``p(\theta)``).
+_NAME_RE = re.compile(r"^\s*(\\[Dd]elta\s*)?(\\[A-Za-z]+|[A-Za-z])\s*(_\s*(\{[^{}]*(\{[^{}]*\}[^{}]*)*\}|\\?[A-Za-z0-9]+))?"
+                      r"\s*(\^\s*\{?\s*(\\prime|\*|')+\s*\}?|')*\s*((\\left)?\s*\([^()]*(\\right)?\s*\))?\s*$")
 
 _cache: Dict[tuple, Verdict] = {}
 _inflight: Dict[tuple, threading.Event] = {}
@@ -158,23 +164,42 @@ def _compare_pair(job: dict, reference, answer: tuple, units: tuple, rejoined: b
 
 def _compare_as_equations(job: dict, reference_rhs, answer_rhs) -> Optional[dict]:
     """Two equations (``x^2+y^2=1`` against ``1-x^2-y^2=0``) compare as ``lhs - rhs`` up to a
-    constant factor. Only when the reference is a real equation (its left side a sum, or its right
-    side 0) and the answer has one ``=`` too; ``T = 2mg`` stays a definition compared by value."""
+    constant factor, when the reference is an equation (see :func:`_is_equation`); against one, an
+    answer that is not an equation (``1``) is not equivalent, whatever its value. Definitions
+    (``T = 2mg``, ``S_D - S_A = ...``) are compared by their value."""
     from .equivalence import compare_equations
     ref_lefts, answer_lefts = job['left_sides']
-    if not ref_lefts or not ref_lefts[0] or not answer_lefts or not answer_lefts[0]:
+    if not ref_lefts or not ref_lefts[0]:
         return None
     ref_lhs, _ = _parse(ref_lefts[0])
-    ans_lhs, _ = _parse(answer_lefts[0])
-    if ref_lhs is None or ans_lhs is None or not (ref_lhs.is_Add or reference_rhs == 0):
+    if ref_lhs is None or _expr_limits([ref_lhs]) or not _is_equation(ref_lhs, reference_rhs, job):
         return None
-    if _expr_limits([ref_lhs, ans_lhs]):
-        return None
-    result = compare_equations(ref_lhs - reference_rhs, ans_lhs - answer_rhs, tolerance=job['tolerance'])
+    reference = ref_lhs - reference_rhs
+    ans_lhs = _parse(answer_lefts[0])[0] if answer_lefts and answer_lefts[0] else None
+    if ans_lhs is None or _expr_limits([ans_lhs]):
+        out = {'strict': False, 'lenient': False, 'reason': 'not_equivalent'}
+        if job['eed']:
+            out['eed'] = _eed(reference, answer_rhs)
+        return out
+    answer = ans_lhs - answer_rhs
+    result = compare_equations(reference, answer, tolerance=job['tolerance'])
     out = {'strict': result.strict, 'lenient': result.lenient, 'reason': result.reason}
     if job['eed']:
-        out['eed'] = 100.0 if result.strict else _eed(ref_lhs - reference_rhs, ans_lhs - answer_rhs)
+        out['eed'] = 100.0 if result.strict else _eed(reference, answer)
     return out
+
+
+def _is_equation(lhs, rhs, job: dict) -> bool:
+    """An equation, not a definition: the left side is not a name (``T``, ``p(\\theta)``), and the
+    right side is written ``0``, the two sides share a symbol, or a sum equals a constant.
+    ``S_D - S_A = f(p, V, T)`` defines a quantity."""
+    if _NAME_RE.match(job['left_sides'][0][0]):
+        return False  # T, v_{0}, \Delta x, p(\theta): a quantity being defined
+    if job['references'][0][0].strip() == '0':
+        return True
+    if lhs.free_symbols & rhs.free_symbols:
+        return True
+    return lhs.is_Add and not rhs.free_symbols
 
 
 def _answers_symbolic(job: dict) -> bool:
@@ -295,7 +320,7 @@ def _checked(left_side: str) -> str:
 
 def _run(job: dict, started: float, shown: Optional[str], timeout: Optional[float]) -> Verdict:
     remaining = None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
-    result = limits.run_limited(_score_job, job, timeout=remaining)
+    result = pool.run_limited(_score_job, job, timeout=remaining)
     if not result.ok:
         reason = result.reason or 'error'
         short = 'error' if reason.startswith('error') else reason
@@ -336,3 +361,15 @@ def clear_cache() -> None:
     """Forget cached verdicts (tests and benchmarks that time cold scoring)."""
     with _cache_lock:
         _cache.clear()
+
+
+def warm_up() -> None:
+    """Runs in each scoring worker before it reports ready, so no answer's deadline pays for it."""
+    from . import eed, equivalence, latex  # noqa: F401  (imports are the point)
+    from .units import registry
+
+    registry()
+    latex.to_sympy('x')
+
+
+pool.add_preload(__name__)

@@ -1,0 +1,203 @@
+"""Specification of the scoring worker pool: deadlines that fire from any thread, and recovery."""
+from __future__ import annotations
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+import sympy as sp
+
+from evalscope_phys.scoring import pool as limits
+from evalscope_phys.scoring.eed import eed_score
+from evalscope_phys.scoring.pool import LimitedResult, default_worker_count, get_pool, run_limited
+
+
+# Module-level so the worker can import them by name (calls travel by pickle).
+def busy_loop(seconds: float) -> int:
+    """A deliberately slow, pure-Python CPU loop: nothing but a kill can stop it early."""
+    end = time.perf_counter() + seconds
+    count = 0
+    while time.perf_counter() < end:
+        count += 1
+    return count
+
+
+def loaded_modules(*names: str) -> list:
+    return [name in sys.modules for name in names]
+
+
+def simplify_and_score(reference: sp.Expr, answer: sp.Expr) -> float:
+    return eed_score(sp.simplify(reference), sp.simplify(answer)).score
+
+
+def _gone(pid: int, within: float = 5.0) -> bool:
+    """True once ``pid`` no longer exists (killed *and* reaped: a zombie still exists)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+# --- the pool -----------------------------------------------------------------------------------
+
+def test_a_call_runs_in_a_worker_process_and_returns_its_value():
+    result = run_limited(pow, 2, 10)
+    assert result == LimitedResult(True, 1024, None, result.seconds)
+    assert run_limited(os.getpid).value != os.getpid()
+
+
+def test_workers_preimport_sympy_and_latex2sympy():
+    assert run_limited(loaded_modules, 'sympy', 'latex2sympy2_extended').value == [True, True]
+
+
+def test_the_deadline_fires_on_a_slow_function():
+    start = time.monotonic()
+    result = run_limited(busy_loop, 30.0, timeout=0.5)
+    elapsed = time.monotonic() - start
+    assert (result.ok, result.reason) == (False, 'timeout')
+    assert 0.5 <= result.seconds < 3.0
+    assert elapsed < 5.0
+
+
+def test_the_deadline_stops_c_level_work_that_signals_could_not():
+    result = run_limited(math.factorial, 10 ** 8, timeout=0.5)  # minutes of bignum arithmetic
+    assert result.reason == 'timeout'
+
+
+def test_a_timed_out_worker_is_killed_reaped_and_replaced():
+    run_limited(pow, 2, 2)
+    before = set(get_pool().worker_pids())
+    assert run_limited(busy_loop, 30.0, timeout=0.3).reason == 'timeout'
+    after = set(get_pool().worker_pids())
+    for pid in before - after:
+        assert _gone(pid)
+    assert run_limited(pow, 3, 3).value == 27
+
+
+def test_a_worker_killed_from_outside_is_replaced_and_the_next_call_succeeds():
+    assert run_limited(pow, 2, 3).value == 8
+    killed = get_pool().worker_pids()
+    assert killed
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    result = run_limited(pow, 2, 4)
+    assert (result.ok, result.value) == (True, 16)
+    assert run_limited(os.getpid).value not in killed
+    assert not set(killed) & set(get_pool().worker_pids())
+
+
+def test_a_crashing_worker_is_reported_as_worker_crashed_and_replaced():
+    result = run_limited(os._exit, 3)
+    assert (result.ok, result.reason) == (False, 'worker_crashed')
+    assert run_limited(pow, 2, 5).value == 32
+
+
+def test_an_exception_is_reported_with_its_type_and_message():
+    result = run_limited(int, 'abc')
+    assert not result.ok
+    assert result.reason.startswith("error: ValueError: invalid literal for int()")
+    # SystemExit and RecursionError are the call's fault too: reported, the worker survives.
+    assert run_limited(sys.exit, 2).reason == 'error: SystemExit: 2'
+    assert run_limited(pow, 2, 6).value == 64
+
+
+def test_an_unpicklable_function_is_an_error_not_a_crash():
+    result = run_limited(lambda: 1)
+    assert not result.ok and result.reason.startswith('error: ')
+    assert run_limited(pow, 2, 7).value == 128
+
+
+def test_calls_from_8_threads_give_the_same_results_as_serial_calls():
+    x, m, g, l, v0 = sp.symbols('x m g l v_0')
+    pairs = [
+        (2 * m * g + 4 * m * v0 ** 2 / l, 2 * m * g + 2 * m * v0 ** 2 / l),
+        (sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.Integer(1)),
+        (x ** 2 + 2 * x + 1, (x + 1) ** 2),
+        (x + 1, x + 2),
+    ] * 4
+    serial = [simplify_and_score(r, a) for r, a in pairs]
+    results = [None] * len(pairs)
+
+    def work(index: int) -> None:
+        results[index] = run_limited(simplify_and_score, *pairs[index], timeout=30)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(pairs))]
+    for thread in threads[:8]:
+        thread.start()
+    for thread in threads[8:]:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert [r.value for r in results] == serial
+    assert all(r.ok for r in results)
+
+
+def test_works_from_a_non_main_thread_while_another_call_times_out():
+    outcome = {}
+
+    def slow() -> None:
+        outcome['slow'] = run_limited(busy_loop, 30.0, timeout=0.5)
+
+    def fast() -> None:
+        outcome['fast'] = run_limited(pow, 2, 8)
+
+    threads = [threading.Thread(target=slow), threading.Thread(target=fast)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert outcome['slow'].reason == 'timeout'
+    assert outcome['fast'].value == 256
+
+
+def test_timeout_none_runs_inline_in_the_calling_thread():
+    assert run_limited(threading.get_ident, timeout=None).value == threading.get_ident()
+    assert run_limited(int, 'x', timeout=None).reason.startswith('error: ValueError')
+
+
+def test_pool_size_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv(limits.WORKERS_ENV, '3')
+    assert default_worker_count() == 3
+    monkeypatch.delenv(limits.WORKERS_ENV)
+    assert default_worker_count() == max(1, min(2, os.cpu_count() or 1))
+    for bad in ('zero', '0', '-1'):
+        monkeypatch.setenv(limits.WORKERS_ENV, bad)
+        with pytest.raises(ValueError, match=limits.WORKERS_ENV):
+            default_worker_count()
+
+
+def test_exit_is_prompt_and_clean_even_with_a_call_in_flight(tmp_path):
+    script = tmp_path / 'uses_pool.py'
+    script.write_text(textwrap.dedent('''
+        import threading, time
+        from evalscope_phys.scoring.pool import get_pool, run_limited
+        if __name__ == '__main__':
+            assert run_limited(pow, 2, 5).value == 32
+            assert run_limited(time.sleep, 10, timeout=0.2).reason == 'timeout'
+            worker = threading.Thread(target=run_limited, args=(time.sleep, 60),
+                                      kwargs={'timeout': 60}, daemon=True)
+            worker.start()
+            time.sleep(0.5)
+            print(' '.join(map(str, get_pool().worker_pids())), flush=True)
+    '''))
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                          cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert time.monotonic() - start < 30
+    assert 'leaked' not in proc.stderr and 'Traceback' not in proc.stderr, proc.stderr
+    pids = [int(p) for p in proc.stdout.split()]
+    assert pids
+    for pid in pids:
+        assert _gone(pid), f'worker {pid} outlived its parent'
