@@ -71,3 +71,8 @@ def test_definitions_still_compare_by_value():
     assert score_answer('T = 2mg', 'F = 2mg').strict is True
     assert score_answer('x = 1', '1').strict is True
     assert score_answer(r'a_{n} =2 n +1', r'a_n=2n+1').strict is True
+
+
+def test_an_equation_is_not_matched_by_its_right_hand_side_alone():
+    assert score_answer('x^2+y^2=1', '1').strict is False
+    assert score_answer(r'\ddot{q} + \gamma \dot{q} + \frac{kq}{m} = 0', '0').strict is False
