@@ -16,10 +16,10 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.scoring.answer_types import (
-    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_typed_answer, split_labels,
-    strip_answer_wrappers,
+from evalscope_phys.scoring.answer_parts import (
+    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, split_labels, strip_answer_wrappers,
 )
+from evalscope_phys.scoring.answer_types import score_typed_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
 from evalscope_phys.scoring.verdict import Verdict
 

@@ -14,7 +14,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.scoring.answer_types import AnswerPart, build_parts, parse_answer_types, score_typed_answer
+from evalscope_phys.scoring.answer_parts import AnswerPart, build_parts, parse_answer_types
+from evalscope_phys.scoring.answer_types import score_typed_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
 
 #: the official evaluator's relative tolerance for numbers

@@ -10,7 +10,7 @@ from evalscope.config import TaskConfig
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.demo import DEMO_DIR
-from evalscope_phys.scoring.answer_types import strip_answer_wrappers
+from evalscope_phys.scoring.answer_parts import strip_answer_wrappers
 from evalscope_phys.serve.replay import replay_server
 
 SAMPLE = DEMO_DIR / 'olympiadbench_physics_sample.json'

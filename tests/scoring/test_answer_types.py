@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from evalscope_phys.scoring.answer_parts import (
+    AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, response_parts, split_labels,
+    split_parts,
+)
 from evalscope_phys.scoring.answer_types import (
-    AnswerPart, Interval, absolute_to_relative, build_parts, choice_letters, number_value, parse_answer_types,
-    parse_intervals, response_parts, score_part, score_typed_answer, split_labels, split_parts, split_relation,
-    truth_value,
+    Interval, choice_letters, parse_intervals, score_part, score_typed_answer, split_relation, truth_value,
 )
 
 # (raw label as datasets write it, codes)
@@ -230,14 +232,14 @@ def test_hostile_answers_never_execute_or_crash(kind, template, tmp_path):
 
 # Engine defects met on UGPhysics rows, reported to the engine's owner; minimal cases.
 # (reference, answer, unit, where the engine goes wrong)
-ENGINE_DEFECTS = [
-    ('8.7', '8.7\\,\\mu\\mathrm{b}', '\\mu\\mathrm{b}', 'extract.py splits the unit after \\mu: value "8.7\\,\\mu", unit "\\mathrm{b}"'),
-    ('8.7', '8.7\\,\\mathrm{\\mu b}', '\\mu\\mathrm{b}', 'units.py: \\mathrm{\\mu b} against \\mu\\mathrm{b} is a dimension mismatch'),
-    ('96.52', '96.52\\,\\mu\\mathrm{m}', '\\mu\\mathrm{m}', 'extract.py: micrometres written \\mu\\mathrm{m} lose the \\mu'),
+# Micro prefixes written the ways real rows write them (once engine defects, now fixed: keep them fixed).
+MICRO_UNITS = [
+    ('8.7', '8.7\\,\\mu\\mathrm{b}', '\\mu\\mathrm{b}', 'the unit is split before \\mu, not after it'),
+    ('8.7', '8.7\\,\\mathrm{\\mu b}', '\\mu\\mathrm{b}', '\\mathrm{\\mu b} and \\mu\\mathrm{b} are one unit'),
+    ('96.52', '96.52\\,\\mu\\mathrm{m}', '\\mu\\mathrm{m}', 'micrometres written \\mu\\mathrm{m} keep the \\mu'),
 ]
 
 
-@pytest.mark.xfail(reason='engine defects, reported; see ENGINE_DEFECTS', strict=False)
-@pytest.mark.parametrize('reference, answer, unit, where', ENGINE_DEFECTS, ids=[c[-1][:40] for c in ENGINE_DEFECTS])
-def test_engine_defects_on_real_rows(reference, answer, unit, where):
+@pytest.mark.parametrize('reference, answer, unit, where', MICRO_UNITS, ids=[c[-1][:40] for c in MICRO_UNITS])
+def test_micro_prefixed_units_on_real_rows(reference, answer, unit, where):
     assert score_part(AnswerPart(reference, 'EX', unit), answer).strict, where
