@@ -15,6 +15,22 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = (ROOT / '..' / 'shared' / 'data').resolve()
 
 
+def benchmark_adapter(name: str, dataset_args: Optional[Dict[str, Any]] = None, **task: Any):
+    """Our adapter as EvalScope builds it for ``--datasets name --dataset-args '{name: dataset_args}'``."""
+    from evalscope.api.registry import get_benchmark
+    from evalscope.config import TaskConfig
+
+    config = TaskConfig(model='x', eval_type='mock_llm', datasets=[name], dataset_args={name: dataset_args or {}},
+                        **task)
+    return get_benchmark(name, config)
+
+
+def load_subsets(name: str, local_path: Any, **dataset_args: Any) -> Dict[str, list]:
+    """subset -> Samples, as the adapter loads them from ``local_path``."""
+    data = benchmark_adapter(name, {'local_path': str(local_path), **dataset_args}).load_dataset()
+    return {subset: list(rows) for subset, rows in data.items()}
+
+
 @pytest.fixture(scope='session')
 def shared_data() -> Path:
     """``../shared/data``; tests that need it skip, with a message, where it is absent."""

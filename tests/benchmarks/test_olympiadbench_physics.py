@@ -4,10 +4,11 @@ import json
 import logging
 import time
 
-import pytest
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
+from functools import partial
 
+import pytest
+
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.scoring.answer_parts import strip_answer_wrappers
@@ -18,14 +19,12 @@ REPLAY = DEMO_DIR / 'olympiadbench_physics_replay.jsonl'
 NAME = 'olympiadbench_physics'
 
 
-def adapter(dataset_args=None):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=[NAME], dataset_args={NAME: dataset_args or {}})
-    return get_benchmark(NAME, config)
+adapter = partial(benchmark_adapter, NAME)
 
 
 def samples(local_path, **args) -> dict:
-    data = adapter({'local_path': str(local_path), **args}).load_dataset()
-    return {s.metadata['id']: (subset, s) for subset, rows in data.items() for s in rows}
+    return {s.metadata['id']: (subset, s) for subset, rows in load_subsets(NAME, local_path, **args).items()
+            for s in rows}
 
 
 def prompt_parts(sample) -> tuple:

@@ -4,13 +4,14 @@ import logging
 import shutil
 import time
 
+from functools import partial
+
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
 from evalscope_phys.benchmarks.omniphys import (
@@ -34,14 +35,10 @@ SAMPLE = DEMO_DIR / 'omniphys_sample'
 REPLAY = DEMO_DIR / 'omniphys_replay.jsonl'
 
 
-def adapter(dataset_args=None):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['omniphys'],
-                        dataset_args={'omniphys': dataset_args or {}})
-    return get_benchmark('omniphys', config)
+adapter = partial(benchmark_adapter, 'omniphys')
 
 
-def loaded(local_path, **args) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path), **args}).load_dataset().items()}
+loaded = partial(load_subsets, 'omniphys')
 
 
 def test_sample_loads_by_level_with_type_and_reference_chain():

@@ -1,14 +1,13 @@
 """PHYBench: loading the release format, excluding unanswered rows, scoring through the engine, end to end."""
 import json
 import logging
-import os
 import time
-from pathlib import Path
+
+from functools import partial
 
 import pytest
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.phybench import SUBSET_LIST
 from evalscope_phys.demo import DEMO_DIR
@@ -18,14 +17,10 @@ SAMPLE = DEMO_DIR / 'phybench_sample.json'
 REPLAY = DEMO_DIR / 'phybench_replay.jsonl'
 
 
-def adapter(dataset_args=None, **task):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['phybench'],
-                        dataset_args={'phybench': dataset_args or {}}, **task)
-    return get_benchmark('phybench', config)
+adapter = partial(benchmark_adapter, 'phybench')
 
 
-def loaded(local_path) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path)}).load_dataset().items()}
+loaded = partial(load_subsets, 'phybench')
 
 
 def test_sample_file_loads_by_domain_and_excludes_the_unanswered_row(caplog):

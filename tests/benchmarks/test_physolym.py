@@ -3,12 +3,13 @@ import json
 import logging
 import time
 
+from functools import partial
+
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import SampleScore, Score
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.physolym import PER_LEVEL_AGGREGATION
 from evalscope_phys.demo import DEMO_DIR
@@ -18,14 +19,10 @@ SAMPLE = DEMO_DIR / 'physolym_sample.jsonl'
 REPLAY = DEMO_DIR / 'physolym_replay.jsonl'
 
 
-def adapter(dataset_args=None, **task):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['physolym'],
-                        dataset_args={'physolym': dataset_args or {}}, **task)
-    return get_benchmark('physolym', config)
+adapter = partial(benchmark_adapter, 'physolym')
 
 
-def loaded(local_path, **args) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path), **args}).load_dataset().items()}
+loaded = partial(load_subsets, 'physolym')
 
 
 def test_sample_loads_by_language_keeping_pairs_and_levels(caplog):

@@ -3,11 +3,12 @@ import json
 import logging
 import time
 
+from functools import partial
+
 import pytest
 from evalscope.api.evaluator import TaskState
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.physreason import problem_values, split_answers
 from evalscope_phys.demo import DEMO_DIR
@@ -17,14 +18,10 @@ SAMPLE = DEMO_DIR / 'physreason_sample.json'
 REPLAY = DEMO_DIR / 'physreason_replay.jsonl'
 
 
-def adapter(dataset_args=None):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['physreason'],
-                        dataset_args={'physreason': dataset_args or {}})
-    return get_benchmark('physreason', config)
+adapter = partial(benchmark_adapter, 'physreason')
 
 
-def loaded(local_path) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path)}).load_dataset().items()}
+loaded = partial(load_subsets, 'physreason')
 
 
 def ids(data):

@@ -3,7 +3,6 @@
 Both runs read our PhyX-layout sample and the same recorded replies; only the EvalScope copy differs
 (a temp copy of the installed package, with or without our patches; the venv's own copy is untouched).
 """
-import json
 import shutil
 
 import pytest

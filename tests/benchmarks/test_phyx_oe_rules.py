@@ -4,12 +4,13 @@ import logging
 import shutil
 import time
 
+from functools import partial
+
 import pytest
 from evalscope.api.messages import ContentImage, ContentText
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 
 import evalscope_phys.benchmarks.phyx_oe_rules  # noqa: F401  (registers the benchmark)
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
@@ -19,14 +20,10 @@ REPLAY = DEMO_DIR / 'phyx_replay.jsonl'
 NAME = 'phyx_oe_rules'
 
 
-def adapter(dataset_args=None, **task):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=[NAME], dataset_args={NAME: dataset_args or {}}, **task)
-    return get_benchmark(NAME, config)
+adapter = partial(benchmark_adapter, NAME)
 
 
-def samples(local_path, **args) -> dict:
-    data = adapter({'local_path': str(local_path), **args}).load_dataset()
-    return {subset: list(dataset) for subset, dataset in data.items()}
+samples = partial(load_subsets, NAME)
 
 
 def flat(data: dict) -> list:

@@ -6,13 +6,14 @@ import logging
 import shutil
 import time
 
+from functools import partial
+
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.messages import ContentImage, ContentText
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
 from PIL import Image
 
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.seephys import LANGUAGES, LEVELS, SUBSET_LIST, VISION, answer_part, normalise_label, sig_figs
 from evalscope_phys.demo import DEMO_DIR
@@ -22,13 +23,10 @@ SAMPLE = DEMO_DIR / 'seephys_sample'
 REPLAY = DEMO_DIR / 'seephys_replay.jsonl'
 
 
-def adapter(dataset_args=None):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['seephys'], dataset_args={'seephys': dataset_args or {}})
-    return get_benchmark('seephys', config)
+adapter = partial(benchmark_adapter, 'seephys')
 
 
-def loaded(local_path, **args) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path), **args}).load_dataset().items()}
+loaded = partial(load_subsets, 'seephys')
 
 
 def by_id(data: dict) -> dict:

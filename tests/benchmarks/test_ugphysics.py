@@ -5,10 +5,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-from evalscope.api.registry import get_benchmark
-from evalscope.config import TaskConfig
+from functools import partial
 
+import pytest
+
+from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.ugphysics import SUBSET_LIST
 from evalscope_phys.demo import DEMO_DIR
@@ -18,14 +19,10 @@ SAMPLE = DEMO_DIR / 'ugphysics_sample.jsonl'
 REPLAY = DEMO_DIR / 'ugphysics_replay.jsonl'
 
 
-def adapter(dataset_args=None):
-    config = TaskConfig(model='x', eval_type='mock_llm', datasets=['ugphysics'],
-                        dataset_args={'ugphysics': dataset_args or {}})
-    return get_benchmark('ugphysics', config)
+adapter = partial(benchmark_adapter, 'ugphysics')
 
 
-def loaded(local_path, **args) -> dict:
-    return {k: list(v) for k, v in adapter({'local_path': str(local_path), **args}).load_dataset().items()}
+loaded = partial(load_subsets, 'ugphysics')
 
 
 def samples(data: dict) -> dict:
