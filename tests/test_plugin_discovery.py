@@ -112,3 +112,10 @@ def test_wheel_ships_the_pth_file_and_patches(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert 'evalscope_phys_autoload.pth' in names
     assert any(n.startswith('evalscope_phys/_patches/') and n.endswith('.patch') for n in names)
+
+
+def test_benchmark_info_cli_describes_our_benchmark():
+    result = subprocess.run([sys.executable, '-m', 'evalscope.cli.cli', 'benchmark-info', 'phybench'],
+                            capture_output=True, text=True, timeout=120, cwd='/')
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert 'PHYBench' in result.stdout and 'local_path' in result.stdout
