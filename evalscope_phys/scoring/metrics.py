@@ -32,8 +32,6 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
-    'process_score': MetricEntry(baseline='quality.score.ratio', metric_name='Process Score'),
-    'mastery': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Mastery'),
     'process_obj': MetricEntry(baseline='quality.score.ratio', metric_name='Process (objective, S2)'),
     'process_open': MetricEntry(baseline='quality.score.ratio', metric_name='Process (open, S3)'),
     'mastery_obj': MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Mastery (objective, P_obj)'),
