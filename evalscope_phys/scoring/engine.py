@@ -191,10 +191,12 @@ def _compare_as_equations(job: dict, reference_rhs, answer_rhs) -> Optional[dict
 
 def _is_equation(lhs, rhs, job: dict) -> bool:
     """An equation, not a definition: the left side is not a name (``T``, ``p(\\theta)``), and the
-    right side is written ``0``, the two sides share a symbol, or a sum equals a constant.
-    ``S_D - S_A = f(p, V, T)`` defines a quantity."""
+    right side is written ``0``, the two sides share a symbol, or a sum equals a constant with no
+    unit. ``S_D - S_A = f(p, V, T)`` and ``t'_1 - t'_0 = 3.7 \\times 10^3\\,\\text{s}`` define a quantity."""
     if _NAME_RE.match(job['left_sides'][0][0]):
         return False  # T, v_{0}, \Delta x, p(\theta): a quantity being defined
+    if job['references'][0][2]:
+        return False  # a value with a unit (t'_1 - t'_0 = 3.7 \times 10^3 s) measures the left side
     if job['references'][0][0].strip() == '0':
         return True
     if lhs.free_symbols & rhs.free_symbols:

@@ -283,6 +283,9 @@ def _first_segment(text: str) -> str:
     return text
 
 
+#: A sentence leading into the formula (``\\text{The momentum is about }0.82\\text{ GeV/c}``): two or
+#: more words in one ``\\text{}`` with math after it; the words go, the formula stays.
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{[^{}$]*[A-Za-z]{2,}\s+[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
 _SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
 
 
@@ -296,6 +299,7 @@ def despace(text: str) -> str:
 def extract_answer_text(text: str, source: str = 'none') -> ExtractedAnswer:
     """Relation and unit handling on an already located answer text."""
     text = clean_answer_text(despace(text))
+    text = _LEAD_PROSE_RE.sub('', text, count=1) if _LEAD_PROSE_RE.match(text) else text
     text = _first_segment(text)
     sides = top_level_split(text, ('=',))
     left = clean_answer_text(sides[0]) if len(sides) == 2 and sides[1].strip() else ''
@@ -340,3 +344,106 @@ def _unwrap_environments(text: str) -> str:
     text = _ENV_RE.sub(' ', text)
     text = re.sub(r'\\\\\s*\[[^\]]*\]', r'\\\\', text)  # \\[1mm]
     return text.replace('&', ' ')
+
+
+# --------------------------------------------------------------------------- labelled parts
+
+_ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
+#: a part label where a part can start: the text start, a new line (``\\``, newline), a column
+#: (``&``), or after ``;``/``,``/``\quad``; written ``(a)``, ``\text{(a)}``, ``\textbf{(a) ...}``
+_PART_LABEL_RE = re.compile(
+    r'(?:^|(?<=\\\\)|(?<=\n)|(?<=&)|(?<=;)|(?<=,)|(?<=\\quad)|(?<=\\qquad)|(?<=\]))'
+    r'(?P<lead>(?:\s|&|\\[,;:! ]|\\quad|\\qquad)*)'
+    r'(?:\\text(?:bf)?\s*\{\s*\((?P<inner>[a-z]|[ivx]{1,4}|[1-9])\)(?P<rest>[^{}]*)\}'
+    r'|\((?P<bare>[a-z]|[ivx]{1,4}|[1-9])\))')
+
+
+def _label_order(label: str, kind: str) -> int:
+    if kind == 'roman':
+        return _ROMAN.index(label) if label in _ROMAN else -1
+    if kind == 'digit':
+        return int(label) - 1 if label.isdigit() else -1
+    return ord(label) - ord('a') if len(label) == 1 and label.isalpha() else -1
+
+
+def labelled_parts(response: str) -> List[str]:
+    """The parts of a labelled multi-part answer, in label order: ``(a) ... (b) ...`` -> two texts.
+
+    Labels are ``(a)``/``(i)``/``(1)`` (bare or in ``\\text{}``/``\\textbf{}``) where a part can
+    start (text start, a new ``\\\\`` line, a ``&`` column, after ``;``/``,``/``\\quad``), and must
+    run in sequence from the first one (a, b, c or i, ii, iii): a ``(r)`` in ``E(r)``, or a
+    nested ``(i)`` inside part (b), does not split. Text before the first label is dropped; a
+    label's own words (``\\text{(a) Impossible}``) stay in its part. Fewer than two labels: [].
+    """
+    if not response or not response.strip():
+        return []
+    located, _ = _locate(response)
+    text = _hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip()))
+    found = []
+    for m in _PART_LABEL_RE.finditer(text):
+        label = m.group('inner') or m.group('bare')
+        found.append((m.start() + len(m.group('lead')), m.end(), label, m.group('rest')))
+    if len(found) < 2:
+        return []
+    first = found[0][2]
+    kind = 'roman' if first == 'i' else 'digit' if first.isdigit() else 'letter'
+    if _label_order(first, kind) != 0:
+        return []
+    chosen, expected = [], 0
+    for start, end, label, rest in found:
+        if _label_order(label, kind) == expected:
+            chosen.append((start, end, rest))
+            expected += 1
+    if len(chosen) < 2:
+        return []
+    parts = []
+    for index, (start, end, rest) in enumerate(chosen):
+        stop = chosen[index + 1][0] if index + 1 < len(chosen) else len(text)
+        body = text[end:stop]
+        if rest and rest.strip():
+            body = '\\text{%s}%s' % (rest, body)
+        parts.append(_strip_part_edges(body))
+    return parts
+
+
+_TEXT_OPEN_RE = re.compile(r'\\text(?:bf)?\s*\{')
+_INNER_LABEL_RE = re.compile(r'(?:^|(?<=[,;])|(?<=\\quad)|(?<=\\qquad))\s*\(([a-z]|[ivx]{1,4}|[1-9])\)')
+
+
+def _hoist_labels(text: str) -> str:
+    """Labels inside one text group (``\\text{(a) yes, (b) no}``) brought out, each on a new line."""
+    out, pos = [], 0
+    for m in _TEXT_OPEN_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            break
+        content = text[m.end():close]
+        cuts = list(_INNER_LABEL_RE.finditer(content))
+        if not cuts:
+            continue
+        out.append(text[pos:m.start()])
+        if cuts[0].start() > 0 and content[:cuts[0].start()].strip():
+            out.append('\\text{%s}' % content[:cuts[0].start()])
+        for index, cut in enumerate(cuts):
+            stop = cuts[index + 1].start() if index + 1 < len(cuts) else len(content)
+            piece = re.sub(r'(\s|[,;.]|\\quad|\\qquad)+$', '', content[cut.end():stop])
+            if re.fullmatch(r'\s*[+-]?\d+(\.\d+)?\s*', piece):
+                out.append('\n(%s) %s' % (cut.group(1), piece.strip()))  # \text{(a) 0; ...}: a number
+            else:
+                out.append('\n(%s)' % cut.group(1) + ('\\text{%s}' % piece if piece.strip() else ''))
+        pos = close + 1
+    out.append(text[pos:])
+    return ''.join(out)
+
+
+def _strip_part_edges(text: str) -> str:
+    """A part's text without the separators around it (``&``, ``\\\\[1mm]``, ``;``, ``\\quad``)."""
+    text = re.sub(r'^(\s|&|:|\\[,;:! ]|\\quad|\\qquad)+', '', text)
+    previous = None
+    while previous != text:
+        previous = text
+        text = re.sub(r'(\s|&|[;,.]|\\[,;:! ]|\\quad|\\qquad|\\\\(\s*\[[^\]]*\])?)+$', '', text)
+        text = re.sub(r'\\end\{[a-zA-Z*]+\}$', '', text)
+    return text.strip()

@@ -25,7 +25,8 @@ SCORED = 'scored'
 
 #: report semantics of every metric name our adapters emit
 METRIC_ENTRIES: Dict[str, MetricEntry] = {
-    EED: MetricEntry(baseline='quality.score.points_100', metric_name='EED Score'),
+    # points out of 100, not a percentage: no '%' in EvalScope's tables
+    EED: MetricEntry(baseline='quality.score.points_100', metric_name='EED Score', display_unit=''),
     STRICT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy'),
     LENIENT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy'),
     SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),

@@ -72,6 +72,8 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = s.strip().strip('.').strip()
     if not s or not _ALLOWED_RE.match(s.replace('**', '^^').replace('^^', '*')):
         return None
+    # c alone is a symbol (0.5 c), but after an electronvolt unit (GeV/c, MeV/c^2) it is light speed
+    s = re.sub(r'(\b[kMGTm]?eV\s*/\s*\(?\s*)c\b', r'\1speed_of_light', s)
     words = re.findall(r'[A-Za-z_]+|\*\*|[0-9.]+|[*/()\-]', s)
     out, previous = [], None
     for word in words:

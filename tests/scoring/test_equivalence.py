@@ -73,6 +73,13 @@ def test_definitions_still_compare_by_value():
     assert score_answer(r'a_{n} =2 n +1', r'a_n=2n+1').strict is True
 
 
+def test_a_value_with_a_unit_measures_its_left_side():
+    # t'_1 - t'_0 is a time interval, not an equation in t'_1 and t'_0: its value is the answer
+    assert score_answer(r"t'_1 - t'_0 = 3.7 \times 10^3 \, \text{s}", r'3700 \text{ s}').strict is True
+    assert score_answer(r"t'_1 - t'_0 = 3.7 \times 10^3 \, \text{s}", r'3600 \text{ s}').strict is False
+    assert score_answer('x + y = 1', '1').strict is False  # no unit: still an equation
+
+
 def test_an_equation_is_not_matched_by_its_right_hand_side_alone():
     assert score_answer('x^2+y^2=1', '1').strict is False
     assert score_answer(r'\ddot{q} + \gamma \dot{q} + \frac{kq}{m} = 0', '0').strict is False

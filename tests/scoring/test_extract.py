@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from evalscope_phys.scoring import extract_final_answer
-from evalscope_phys.scoring.extract import extract_all_answers, right_hand_side
+from evalscope_phys.scoring.extract import extract_all_answers, labelled_parts, right_hand_side
 
 CASES = [
     # (response, expression, unit, source)
@@ -69,3 +69,50 @@ def test_plain_unit_words_can_be_symbols():
     from evalscope_phys.scoring import score_answer
     assert score_answer(r'4 m g', r'T = 4mg').strict is True
     assert score_answer(r'4\,\text{mg}', r'0.004\,\text{g}').reason == 'unit_converted'
+
+
+def test_a_sentence_leading_into_the_formula_is_dropped():
+    found = extract_final_answer(r'\text{The momentum of the meson is approximately }0.82\text{ GeV/c.}')
+    assert (found.expression, found.unit) == ('0.82', r'\text{ GeV/c.}')
+    assert extract_final_answer(r'\text{so that } v = \frac{c}{3}').expression == r'\frac{c}{3}'
+    assert extract_final_answer(r'\text{Impossible}').expression == r'\text{Impossible}'  # words only: kept
+
+
+# (response, its labelled parts in order); [] when the answer is not labelled (a), (b), ...
+LABELLED = [
+    (r"""\begin{aligned}
+(a)\; M &= \sqrt{17}\,m_0,\\[1mm]
+(b)\; v &= \frac{2\sqrt{2}}{5}\,c.
+\end{aligned}""", [r'M &= \sqrt{17}\,m_0', r'v &= \frac{2\sqrt{2}}{5}\,c']),
+    (r"""\begin{aligned}
+\text{(a)}\quad & E(r) = \frac{Q}{4\pi r^2}\quad (a<r<b) \,. \\
+\text{(b)}\quad & C=\frac{4\pi \varepsilon_0}{K\ln(b/a)} \,.
+\end{aligned}""", [r'E(r) = \frac{Q}{4\pi r^2}\quad (a<r<b)', r'C=\frac{4\pi \varepsilon_0}{K\ln(b/a)}']),
+    # labels inside one \text{}: brought out; a bare number stays a number
+    (r'\text{(a) Impossible,\quad (b) Impossible,\quad (c) Impossible.}',
+     [r'\text{ Impossible}'] * 3),
+    (r'\text{(a) 0; (b) Only for states with } q=0.', ['0', r'\text{ Only for states with} q=0']),
+    (r'\text{(a) } \beta = 1, \quad \text{(b) } E = 2', [r'\beta = 1', 'E = 2']),
+    # nested (i)/(ii) inside part (b) do not split it
+    (r"""\text{(a)} \quad \theta = 1, \\
+\text{(b)} \quad \text{(i) For } V \ll c: \theta \to 2, \quad \text{(ii) For } V \sim c: \theta \to 0.""",
+     ['\\theta = 1', '(i)\\text{ For} V \\ll c: \\theta \\to 2, \\quad \n(ii)\\text{ For} V \\sim c: \\theta \\to 0']),
+    (r'(i) x = 1; (ii) y = 2', ['x = 1', 'y = 2']),
+    (r'\boxed{(a)\ 3\,\text{m}, \quad (b)\ 4\,\text{s}}', [r'3\,\text{m}', r'4\,\text{s}']),
+    # not labelled: a function argument, a single label, labels out of sequence
+    (r'E(r) = 3, (a+b)', []),
+    (r'\text{(a)}\quad x = 1', []),
+    (r'(b) x = 1, (c) y = 2', []),
+    ('', []),
+]
+
+
+@pytest.mark.parametrize('response,parts', LABELLED)
+def test_labelled_parts(response, parts):
+    assert labelled_parts(response) == parts
+
+
+def test_labelled_parts_feed_extraction():
+    parts = labelled_parts(r'\text{(a) } T = 290\,\mathrm{K}, \quad \text{(b) } F \approx 6\times10^{13}\,\mathrm{dyn}')
+    assert [(a.expression, a.unit) for p in parts for a in extract_all_answers(p)] == [
+        ('290', r'\mathrm{K}'), (r'6\times10^{13}', r'\mathrm{dyn}')]

@@ -52,8 +52,9 @@ def test_speed(dev_figures):
 
 
 def test_yale_agreement_does_not_regress(yale_figures):
-    # measured 79.0%: most disagreements are prose answers their LLM judge accepted (see README)
-    assert yale_figures['agreement'] >= 0.77
+    # measured 80.4%: most disagreements are prose, approximate or renamed-symbol answers their
+    # LLM judge accepted (see README)
+    assert yale_figures['agreement'] >= 0.80
 
 
 @pytest.mark.xfail(reason='issue 7 target; symbolic verdicts reach ~80% on an LLM-judged reference', strict=False)

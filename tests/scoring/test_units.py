@@ -23,6 +23,15 @@ def test_latex_to_pint(text, expected):
 def test_unknown_units_are_none():
     assert parse_unit(r'\text{undefined}') is None
     assert parse_unit(r'\text{e}') is None  # e is the charge symbol, not a unit here
+    assert parse_unit('c') is None  # c alone is a symbol (0.5 c) ...
+
+
+def test_light_speed_after_an_electronvolt_unit():
+    # ... but GeV/c and MeV/c^2 are the particle physicist's momentum and mass units
+    assert compare_units(r'\text{ MeV/c}', r'\text{GeV}/c').factor == pytest.approx(1e-3)
+    assert compare_units(r'\text{MeV}/c^2', r'\text{GeV/}c^2').factor == pytest.approx(1e-3)
+    assert compare_units(r'\text{GeV}/c', r'\text{GeV}').reason == 'dimension_mismatch'
+    assert score_answer(r'p_K = 0.82 \, \text{GeV}/c', r'820\,\text{MeV/c}').strict is True
 
 
 def test_factors():
