@@ -57,6 +57,8 @@ ACCENTS = {'vec': 'vec', 'overrightarrow': 'vec', 'hat': 'hat', 'widehat': 'hat'
            'ddot': 'ddot', 'bar': 'bar', 'overline': 'bar', 'tilde': 'tilde', 'widetilde': 'tilde',
            'mathcal': 'cal', 'mathscr': 'scr', 'mathbb': 'bb', 'mathfrak': 'frak', 'check': 'check',
            'breve': 'breve', 'acute': 'acute', 'grave': 'grave', 'underline': 'bar'}
+#: coordinate directions whose unit vector is written \hat{r} or \mathbf{e}_r (both become e_r)
+UNIT_DIRECTIONS = {'r', 'theta', 'vartheta', 'phi', 'varphi', 'rho', 'x', 'y', 'z'}
 _ARG_WRAPPERS = set(ACCENTS) | TEXT_COMMANDS | FONT_COMMANDS
 FRACTIONS = {'frac', 'dfrac', 'tfrac', 'cfrac'}
 MULTIPLY = {'cdot', 'times', 'ast', 'cross', 'bullet', 'centerdot'}
@@ -413,7 +415,13 @@ class _Rewriter:
             self.tokens[self.i:self.i] = arg  # transparent: bold E is E
         elif name in ACCENTS:
             arg = self.take_argument()
-            self.symbol(ACCENTS[name] + _name(plain_text(arg)))
+            base = _name(plain_text(arg))
+            if ACCENTS[name] in ('hat', 'vec') and base == 'e':
+                self.symbol('e')  # \hat{e}_r, \vec{e}_r: the unit vector e_r
+            elif ACCENTS[name] == 'hat' and base in UNIT_DIRECTIONS:
+                self.symbol('e_' + base)  # \hat{r}, \hat{\mathbf{r}}: the unit vector e_r
+            else:
+                self.symbol(ACCENTS[name] + base)
         elif name in ('begin', 'end'):
             env = plain_text(self.take_argument())
             if name == 'begin' and env == 'array' and self.peek(skip_ws=False) and self.peek(skip_ws=False)[0] == 'grp':

@@ -66,7 +66,7 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = re.sub(r'\^\s*([+-]?[0-9]+)', r'**\1', s)
     s = s.replace('{', ' ').replace('}', ' ')
     if drop_note:
-        s = re.sub(r'\s\(\s*[A-Za-z][A-Za-z\s]*\)\s*$', ' ', s)  # "nm (red)"
+        s = re.sub(r'\s\(\s*[A-Za-z0-9][A-Za-z0-9.\s]*\)\s*$', ' ', s)  # "nm (red)", "sec (20 minutes)"
     if '\\' in s or '^' in s:
         return None
     s = s.strip().strip('.').strip()

@@ -55,6 +55,19 @@ def test_the_e_rule():
     assert to_sympy('m_e') == sym('m_e')
 
 
+@pytest.mark.parametrize('text', [r'\hat{r}', r'\hat r', r'\hat{\mathbf{r}}', r'\mathbf{\hat{r}}', r'\mathbf{e}_r',
+                                  r'\mathbf{e_r}', r'\vec{e}_r', r'\hat{e}_r', 'e_r'])
+def test_unit_vector_notations_are_one_symbol(text):
+    assert to_sympy(text) == sym('e_r')
+
+
+def test_unit_vectors_only_for_coordinate_directions():
+    assert to_sympy(r'\hat{\theta}') == to_sympy(r'\mathbf{e}_{\theta}')
+    assert to_sympy(r'\hat{\varphi}') == to_sympy(r'\mathbf{e}_\varphi')
+    assert to_sympy(r'\hat{H}') != to_sympy('e_H')  # an operator, not a direction
+    assert to_sympy(r'\vec{r}') != to_sympy('e_r')  # the position vector, not its direction
+
+
 def test_gamma_and_I_are_plain_symbols():
     assert to_sympy(r'\gamma - 1') == sym('gamma') - 1
     assert to_sympy(r'\Gamma') == sym('Gamma')

@@ -51,6 +51,7 @@ def test_factors():
     (r'46300\,\text{N}', r'46.3\,\text{m}', False, 'dimension_mismatch'),
     (r'300\,\text{K}', r'26.85\,^\circ\text{C}', True, 'unit_converted'),
     (r'\sqrt{2gh}', r'\sqrt{2gh}\ \mathrm{m\,s^{-1}}', True, 'equivalent'),
+    (r'1.2 \times 10^3 \, \text{s}', r'1200\text{ sec (20 minutes)}', True, 'numeric_match'),  # a note after the unit
 ])
 def test_unit_aware_verdicts(reference, answer, strict, reason):
     verdict = score_answer(reference, answer)
