@@ -22,6 +22,7 @@ import collections
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -176,9 +177,33 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
         verdict = score_answer(reference, text, eed=False)
         if verdict.strict:
             return verdict
-        if not best.scored and verdict.scored:
+        if _informative(verdict) > _informative(best):
             best = verdict
     return best
+
+
+def _informative(verdict) -> tuple:
+    """Which rejection to report: a part that is close (lenient) over one that was read, over unread."""
+    return (bool(verdict.lenient), bool(verdict.scored) and not verdict.reason.startswith('unparseable'))
+
+
+_PROSE_RE = re.compile(r'\\(?:text|mbox|textbf)\s*\{[^{}]*?[A-Za-z]{2,}\s+[A-Za-z]{2,}')
+
+
+def answer_shape(reference: str, answer: str) -> str:
+    """A coarse label for a disagreement: words in the reference or the answer, or several parts.
+
+    ``prose_reference``: the reference holds a phrase in ``\\text{}``; ``prose_answer``: the answer
+    does; ``multi_part_answer``: the answer has several parts; ``formula``: one formula each side.
+    """
+    from evalscope_phys.scoring.extract import extract_all_answers
+    if _PROSE_RE.search(reference):
+        return 'prose_reference'
+    if _PROSE_RE.search(answer):
+        return 'prose_answer'
+    if len([p for p in extract_all_answers(answer) if not p.empty]) > 1:
+        return 'multi_part_answer'
+    return 'formula'
 
 
 def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
@@ -195,6 +220,7 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
     started = time.perf_counter()
     agree = 0
     disagreements = collections.Counter()
+    shapes = collections.Counter()
     examples = collections.defaultdict(list)
     unscored = 0
     for record_id, reference, answer, theirs, count, last in pairs:
@@ -206,16 +232,21 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
         else:
             key = f"{'we_accept' if ours else 'we_reject'}:{verdict.reason}"
             disagreements[key] += 1
+            shapes[f"{'we_accept' if ours else 'we_reject'}:{answer_shape(reference, answer)}"] += 1
             if len(examples[key]) < 3:
                 examples[key].append({'id': record_id, 'reference': reference[:160], 'answer': answer[:160]})
     wall = time.perf_counter() - started
     figures = {'answers': len(pairs), 'agree': agree, 'agreement': agree / len(pairs) if pairs else float('nan'),
                'unscored': unscored, 'seconds': wall, 'disagreements': dict(disagreements.most_common()),
+               'disagreements_by_shape': dict(shapes.most_common()),
                'examples': examples}
     print(f"Yale PHYSICS o3-mini: {len(pairs)} answers, strict agrees with their final verdict on "
           f"{agree} ({figures['agreement']:.1%}); unscored {unscored}; {wall:.1f} s")
     print('disagreements by our reason:')
     for key, count in disagreements.most_common():
+        print(f'  {key:40s} {count}')
+    print('disagreements by the shape of the pair:')
+    for key, count in shapes.most_common():
         print(f'  {key:40s} {count}')
     return figures
 

@@ -408,6 +408,8 @@ class _Rewriter:
                 pass
             elif re.fullmatch(r'[0-9.]+', text):
                 self.out.append(text)
+            elif re.fullmatch(r'[A-Za-z]{3,}[A-Za-z\s.,;:!?-]*', text):
+                self.symbol(_name(text).lower())  # a word answer: Impossible = impossible.
             else:
                 self.symbol(_name(text) or 'x')
         elif name in FONT_COMMANDS:

@@ -68,6 +68,13 @@ def test_unit_vectors_only_for_coordinate_directions():
     assert to_sympy(r'\vec{r}') != to_sympy('e_r')  # the position vector, not its direction
 
 
+def test_word_answers_ignore_case_and_final_punctuation():
+    assert to_sympy(r'\text{Impossible}') == to_sympy(r'\text{impossible.}')
+    assert to_sympy(r'\text{Yes}') == to_sympy(r'\mathrm{yes}')
+    assert to_sympy(r'\text{No}') != to_sympy(r'\text{yes}')
+    assert to_sympy(r'\mathrm{M}') != to_sympy(r'\mathrm{m}')  # short names keep their case
+
+
 def test_gamma_and_I_are_plain_symbols():
     assert to_sympy(r'\gamma - 1') == sym('gamma') - 1
     assert to_sympy(r'\Gamma') == sym('Gamma')
