@@ -169,9 +169,9 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
     labelled = labelled_parts(answer)
     if reference_parts > 1 and len(labelled) == reference_parts:
         # the answer's labelled parts line up with the reference parts: the last with the last
-        candidates = [labelled[-1]] + [p.text for p in extract_all_answers(labelled[-1]) if not p.empty]
+        candidates = [labelled[-1]] + [_with_left_side(p) for p in extract_all_answers(labelled[-1]) if not p.empty]
     else:
-        candidates = [p.text for p in parts] if len(parts) > 1 else []
+        candidates = [_with_left_side(p) for p in parts] if len(parts) > 1 else []
     best = whole
     for text in candidates:
         verdict = score_answer(reference, text, eed=False)
@@ -180,6 +180,11 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
         if _informative(verdict) > _informative(best):
             best = verdict
     return best
+
+
+def _with_left_side(part) -> str:
+    """A part's text with its left-hand side (``x^2+y^2 = 1`` must stay an equation)."""
+    return f'{part.left_side} = {part.text}' if part.left_side else part.text
 
 
 def _informative(verdict) -> tuple:
