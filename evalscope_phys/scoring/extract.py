@@ -228,7 +228,10 @@ def _locate(response: str) -> Tuple[str, str]:
     if finals:
         tail = response[finals[-1].end():].lstrip(' \t*:：')
         line = tail.split('\n\n')[0].strip()
-        inner = _last_match(_DISPLAY_RES, line) or _last_match(_INLINE_RES, line)
+        # a display formula right after the phrase may contain blank lines itself
+        opening = next((m for m in (regex.match(tail.lstrip()) for regex in _DISPLAY_RES) if m), None)
+        inner = (opening.group(opening.lastindex) if opening else None) \
+            or _last_match(_DISPLAY_RES, line) or _last_match(_INLINE_RES, line)
         if inner is not None:
             return inner, 'final_answer_line'
         if line:

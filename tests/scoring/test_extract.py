@@ -19,6 +19,7 @@ CASES = [
     (r'the ratio is \(\dfrac{2}{5}\)', r'\dfrac{2}{5}', '', 'inline'),
     ('Reasoning...\nFinal answer: 42', '42', '', 'final_answer_line'),
     ('The final answer is $x = 7$.', '7', '', 'final_answer_line'),
+    ('Final answer: $$\n\\lambda=\\sqrt{2}\\lambda_{0}\n\n$$', r'\sqrt{2}\lambda_{0}', '', 'final_answer_line'),
     (r'T = 2mg = 4N', '4', 'N', 'whole'),
     # a plain word after a number reads as a unit here; the engine puts it back when the other
     # side has symbols (see test_plain_unit_words_can_be_symbols)
