@@ -171,7 +171,9 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
         # the answer's labelled parts line up with the reference parts: the last with the last
         candidates = [labelled[-1]] + [_with_left_side(p) for p in extract_all_answers(labelled[-1]) if not p.empty]
     else:
-        candidates = [_with_left_side(p) for p in parts] if len(parts) > 1 else []
+        # each labelled part whole (a reference listing several values matches a part listing them),
+        # then every single item
+        candidates = labelled + ([_with_left_side(p) for p in parts] if len(parts) > 1 else [])
     best = whole
     for text in candidates:
         verdict = score_answer(reference, text, eed=False)

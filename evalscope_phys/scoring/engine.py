@@ -230,7 +230,22 @@ def _references(reference: Union[str, Sequence[str]], multiple: Optional[str]):
             extracted.extend(extract_all_answers(text))
         else:
             extracted.append(extract_final_answer(text))
+    if multiple is None and len(texts) == 1:
+        listed = _definition_list(texts[0])
+        if listed:
+            return listed
     return extracted
+
+
+def _definition_list(text: str) -> List[ExtractedAnswer]:
+    """A reference that lists several named values (``R = 0.02, \\quad T = 0.98``): every one of them
+    is part of the answer, so it is compared as an unordered multiple answer ([] otherwise)."""
+    if text.count('=') < 2 or len(text) > 2_000:
+        return []  # most references: one value, no list to look for
+    items = [a for a in extract_all_answers(text) if not a.empty]
+    if len(items) > 1 and all(a.left_side and _NAME_RE.match(a.left_side) for a in items):
+        return items
+    return []
 
 
 def _unscored(reason: str, started: float, extracted: Optional[str], detail: str = '') -> Verdict:

@@ -39,6 +39,12 @@ def test_the_last_reference_part_is_aligned_with_the_last_labelled_part(bench):
     assert bench.strict_verdict(r'290\,\text{K}', ANSWER, 2, last_part=True).strict is False
 
 
+def test_a_reference_listing_values_matches_a_labelled_part_listing_them(bench):
+    answer = r'\text{(a)}\quad V_c = 3b,\quad p_c = 2, \\ \text{(b)}\quad x = 1'
+    assert bench.strict_verdict(r'p_c = 2, \; V_c = 3b', answer, 1).strict is True
+    assert bench.strict_verdict(r'p_c = 3, \; V_c = 3b', answer, 1).strict is False
+
+
 def test_an_earlier_reference_part_is_compared_with_the_whole_answer(bench):
     verdict = bench.strict_verdict(r'290\,\text{K}', ANSWER, 2, last_part=False)
     assert verdict.strict is False

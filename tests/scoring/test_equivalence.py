@@ -83,3 +83,12 @@ def test_a_value_with_a_unit_measures_its_left_side():
 def test_an_equation_is_not_matched_by_its_right_hand_side_alone():
     assert score_answer('x^2+y^2=1', '1').strict is False
     assert score_answer(r'\ddot{q} + \gamma \dot{q} + \frac{kq}{m} = 0', '0').strict is False
+
+
+def test_a_reference_listing_several_values_needs_all_of_them():
+    # R = 0.02, T = 0.98 is two answers: one of them alone is not the answer (count_mismatch)
+    verdict = score_answer(r'R = 0.02, \quad T = 0.98', r'T \approx 0.98')
+    assert (verdict.strict, verdict.reason) == (False, 'count_mismatch')
+    assert score_answer(r'R = 0.02, \quad T = 0.98', r'T = 0.98,\ R = 0.02').strict is True  # any order
+    assert score_answer(r'R = 0.02, \quad T = 0.98', r'R = 0.02,\ T = 0.97').strict is False
+    assert score_answer('T = 2mg = 4N', '4 N').strict is True  # one value written twice is one answer
