@@ -153,7 +153,7 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
       the reference part is not equivalent to it (``count_mismatch``).
 
     Aligning answer part i with reference part i for every i was measured and rejected: it accepts
-    ~110 correct earlier parts that their data records as False (agreement 80.4% -> 74.0%).
+    ~110 correct earlier parts that their data records as False (agreement about 80% -> 74%).
     """
     from evalscope_phys.scoring import score_answer
     from evalscope_phys.scoring.extract import extract_all_answers, labelled_parts
