@@ -165,12 +165,17 @@ def _is_numeric(text: str) -> bool:
     return bool(re.search(r'\d', stripped)) and not re.search(r'[A-Za-z]', stripped)
 
 
+MAX_UNIT_CHARS = 200
+"""A unit (``\\text{kg}\\cdot\\text{m}^{2}\\,\\text{s}^{-2}``) is looked for in this many final characters."""
+
+
 def split_unit(text: str) -> Tuple[str, str, str]:
     """``(value, unit, unit_style)``: a trailing unit split off when it is a known unit."""
     from .units import parse_unit  # pint is imported only when a candidate unit appears
 
     text = text.strip()
-    candidates = [m.start() for m in _UNIT_GROUP_RE.finditer(text)]
+    # a unit is short and trailing: only groups near the end are candidates (keeps this linear)
+    candidates = [m.start() for m in _UNIT_GROUP_RE.finditer(text, max(0, len(text) - MAX_UNIT_CHARS))]
     for start in candidates:
         value, unit = text[:start].strip(), text[start:].strip()
         if not value or _unbalanced(value) or _unbalanced(unit):
@@ -288,7 +293,7 @@ def _first_segment(text: str) -> str:
 
 #: A sentence leading into the formula (``\\text{The momentum is about }0.82\\text{ GeV/c}``): two or
 #: more words in one ``\\text{}`` with math after it; the words go, the formula stays.
-_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{[^{}$]*[A-Za-z]{2,}\s+[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
 _SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
 
 
