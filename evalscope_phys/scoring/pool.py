@@ -86,6 +86,8 @@ class _Worker:
     """One worker process and our end of its pipe."""
 
     def __init__(self, ctx: Any):
+        self._kill_lock = threading.Lock()
+        self._killed = False
         self.conn, child_conn = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child_conn, WORKER_MEMORY_LIMIT, list(PRELOAD_MODULES)),
                                    name='evalscope-phys-scoring', daemon=True)
@@ -105,15 +107,24 @@ class _Worker:
         return self.process.is_alive()
 
     def kill(self) -> None:
-        """Kill, reap (no zombie) and release the pipe; safe to call twice."""
-        try:
-            if self.process.is_alive():
-                self.process.kill()
-            self.process.join(SHUTDOWN_GRACE)
-            self.process.close()
-        except ValueError:  # already closed, or (never seen) still running after SIGKILL
-            pass
-        self.conn.close()
+        """Kill, reap (no zombie) and release the pipe; safe to call twice, and from two threads.
+
+        At exit, ``shutdown_pool`` and a caller whose deadline just fired may kill the same worker
+        at once; without the lock both would close the pipe's descriptor (EBADF, or worse, a
+        descriptor number already reused elsewhere).
+        """
+        with self._kill_lock:
+            if self._killed:
+                return
+            self._killed = True
+            try:
+                if self.process.is_alive():
+                    self.process.kill()
+                self.process.join(SHUTDOWN_GRACE)
+                self.process.close()
+            except ValueError:  # already closed, or (never seen) still running after SIGKILL
+                pass
+            self.conn.close()
 
     def ask_to_stop(self) -> None:
         try:
