@@ -130,3 +130,23 @@ def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]],
         shuffle=adapter.shuffle,
         seed=adapter.seed,
     ), None
+
+
+#: English and Chinese, as UGPhysics and OlympiadBench release them
+EN_ZH = ('en', 'zh')
+
+
+def languages_param(languages: Sequence[str] = EN_ZH) -> Dict[str, Any]:
+    """The ``extra_params`` entry that lets a user pick languages (all by default)."""
+    return {'type': 'list[str]', 'description': f'Languages to evaluate: any of {list(languages)}.',
+            'value': list(languages)}
+
+
+def chosen_languages(adapter: Any, languages: Sequence[str] = EN_ZH) -> List[str]:
+    """``extra_params.languages`` as a lower-case list; an unknown language is an error, not an empty run."""
+    chosen = adapter.extra_params.get('languages') or list(languages)
+    chosen = [str(lang).lower() for lang in ([chosen] if isinstance(chosen, str) else chosen)]
+    unknown = set(chosen) - set(languages)
+    if unknown:
+        raise ValueError(f'{adapter.name}: unknown languages {sorted(unknown)}; choose from {list(languages)}')
+    return chosen

@@ -15,7 +15,10 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import (
+    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_records,
+    records_dataset,
+)
 from evalscope_phys.scoring.answer_parts import (
     AnswerPart, absolute_to_relative, build_parts, parse_answer_types, split_labels, strip_answer_wrappers,
 )
@@ -28,7 +31,7 @@ RELEASE_FILES = ('English_Olympiad_Physics.json', 'Chinese_Olympiad_Physics.json
 DATA_SUFFIXES = ('.json', '.jsonl', '.parquet')
 TEXT_ONLY, WITH_IMAGES = 'text_only', 'with_images'
 SUBSET_LIST = [TEXT_ONLY, WITH_IMAGES]
-LANGUAGES = ('en', 'zh')
+LANGUAGES = EN_ZH
 #: answer types that name no checkable final answer
 HUMAN_ONLY_TYPES = ('need_human_evaluate',)
 _MARKDOWN_IMAGE_RE = re.compile(r'!\[[^\]]*\]\(\s*(https?://[^)\s]+)\s*\)')
@@ -86,13 +89,7 @@ answer list, which the upstream `olympiad_bench` adapter has no notion of.
         primary_metric=LENIENT,
         eval_split='train',
         prompt_template=PROMPT_TEMPLATE,
-        extra_params={
-            'languages': {
-                'type': 'list[str]',
-                'description': 'Languages to evaluate: "en", "zh" or both.',
-                'value': list(LANGUAGES),
-            },
-        },
+        extra_params={'languages': languages_param(LANGUAGES)},
     )
 )
 class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
@@ -100,12 +97,10 @@ class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        languages = self.extra_params.get('languages') or list(LANGUAGES)
-        self.languages = [str(lang).lower() for lang in ([languages] if isinstance(languages, str) else languages)]
-        unknown = (set(self.languages) - set(LANGUAGES)) | (set(self.subset_list) - set(SUBSET_LIST))
+        self.languages = chosen_languages(self, LANGUAGES)
+        unknown = set(self.subset_list) - set(SUBSET_LIST)
         if unknown:
-            raise ValueError(f'olympiadbench_physics: unknown languages/subsets {sorted(unknown)}; '
-                             f'languages: {list(LANGUAGES)}, subsets: {SUBSET_LIST}')
+            raise ValueError(f'olympiadbench_physics: unknown subsets {sorted(unknown)}; choose from {SUBSET_LIST}')
 
     def load(self) -> Tuple[DatasetDict, None]:
         root = locate_dataset(self, allow_file_pattern=['*physics*'])

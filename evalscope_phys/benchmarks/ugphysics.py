@@ -13,7 +13,9 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import (
+    EN_ZH, chosen_languages, languages_param, locate_dataset, log_skipped, read_records, records_dataset,
+)
 from evalscope_phys.scoring.answer_parts import AnswerPart, build_parts, parse_answer_types
 from evalscope_phys.scoring.answer_types import score_typed_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
@@ -37,7 +39,7 @@ SUBJECT_DOMAINS = {
     'Solid-StatePhysics': 'Modern Physics',
 }
 SUBSET_LIST = list(SUBJECT_DOMAINS)
-LANGUAGES = ('en', 'zh')
+LANGUAGES = EN_ZH
 TYPE_WORDS = {
     'en': {'NV': 'a number', 'EX': 'an expression', 'EQ': 'an equation', 'IN': 'an interval',
            'TF': 'Yes or No', 'MC': 'the letter of one option'},
@@ -93,13 +95,7 @@ intervals (`IN`), yes/no (`TF`) and multiple choice (`MC`), often several per pr
         primary_metric=LENIENT,
         eval_split='en',
         prompt_template=PROMPT_TEMPLATE,
-        extra_params={
-            'languages': {
-                'type': 'list[str]',
-                'description': 'Languages to evaluate: "en", "zh" or both.',
-                'value': list(LANGUAGES),
-            },
-        },
+        extra_params={'languages': languages_param(LANGUAGES)},
     )
 )
 class UGPhysicsAdapter(DefaultDataAdapter):
@@ -108,13 +104,7 @@ class UGPhysicsAdapter(DefaultDataAdapter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.category_map = {subject: [domain] for subject, domain in SUBJECT_DOMAINS.items()}
-        languages = self.extra_params.get('languages') or list(LANGUAGES)
-        if isinstance(languages, str):
-            languages = [languages]
-        self.languages = [str(lang).lower() for lang in languages]
-        unknown = set(self.languages) - set(LANGUAGES)
-        if unknown:
-            raise ValueError(f'ugphysics: unknown languages {sorted(unknown)}; choose from {list(LANGUAGES)}')
+        self.languages = chosen_languages(self, LANGUAGES)
 
     def load(self) -> Tuple[DatasetDict, None]:
         root = locate_dataset(self, allow_file_pattern=['*/en.jsonl', '*/zh.jsonl'])

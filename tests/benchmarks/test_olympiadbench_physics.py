@@ -48,8 +48,10 @@ def test_image_rows_form_their_own_subset_and_send_the_figure():
     text, images = prompt_parts(prism)
     assert images == ['https://example.org/evalscope-phys/prism.png']
     assert 'minimum deviation' in text
-    with pytest.raises(ValueError, match='unknown languages/subsets'):
+    with pytest.raises(ValueError, match='unknown subsets'):
         adapter({'subset_list': ['OE_TO_physics_en_COMP']})
+    with pytest.raises(ValueError, match='unknown languages'):
+        adapter({'extra_params': {'languages': ['fr']}})
 
 
 def test_record_keeps_tolerance_unit_types_and_alternatives():
