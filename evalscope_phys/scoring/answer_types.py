@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from .answer_parts import MAX_PART_CHARS, TEXT_WRAP_RE, AnswerPart, response_parts
 from .extract import top_level_split
@@ -80,15 +80,20 @@ def truth_value(text: str) -> Optional[bool]:
     return None
 
 
-def score_true_false(reference: str, answer: str) -> Verdict:
-    """A yes/no answer against a yes/no reference."""
+def _score_read_values(read: Callable[[str], Any], reference: str, answer: str, unreadable: str) -> Verdict:
+    """Both sides read by ``read`` (None when it cannot) and compared for equality."""
     started = time.perf_counter()
-    expected, given = truth_value(reference), truth_value(answer)
+    expected, given = read(reference), read(answer)
     if expected is None:
-        return _verdict(None, 'unparseable_reference', answer, started, lenient=None, detail='not yes/no')
+        return _verdict(None, 'unparseable_reference', answer, started, lenient=None, detail=unreadable)
     if given is None:
         return _verdict(False, 'unparseable_answer' if answer.strip() else 'no_answer', answer, started)
     return _verdict(given == expected, 'equivalent' if given == expected else 'not_equivalent', answer, started)
+
+
+def score_true_false(reference: str, answer: str) -> Verdict:
+    """A yes/no answer against a yes/no reference."""
+    return _score_read_values(truth_value, reference, answer, 'not yes/no')
 
 
 def choice_letters(text: str) -> Optional[frozenset]:
@@ -106,13 +111,7 @@ def choice_letters(text: str) -> Optional[frozenset]:
 
 def score_choice(reference: str, answer: str) -> Verdict:
     """Option letters against option letters (order and case do not matter)."""
-    started = time.perf_counter()
-    expected, given = choice_letters(reference), choice_letters(answer)
-    if expected is None:
-        return _verdict(None, 'unparseable_reference', answer, started, lenient=None, detail='no option letter')
-    if given is None:
-        return _verdict(False, 'unparseable_answer' if answer.strip() else 'no_answer', answer, started)
-    return _verdict(given == expected, 'equivalent' if given == expected else 'not_equivalent', answer, started)
+    return _score_read_values(choice_letters, reference, answer, 'no option letter')
 
 
 def _compact(text: str) -> str:
