@@ -17,7 +17,7 @@ from typing import Dict, List
 import yaml
 
 from evalscope_phys.reporting import format_table, load_reports, report_problems
-from evalscope_phys.serve.records import load_records, write_records
+from evalscope_phys.serve.records import write_records
 from evalscope_phys.serve.replay import replay_server
 
 DEMO_DIR = Path(__file__).resolve().parent / 'data' / 'demo'
@@ -68,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
     for spec in config['benchmarks'].values():
         text = (DEMO_DIR / spec['replay']).read_text(encoding='utf-8')
         records.extend(json.loads(line) for line in text.split('\n') if line.strip())  # not splitlines: U+2028
+    # kept in the work dir, so the same answers can be served again with `evalscope-phys serve --replay`
     replay_file = write_records(records, work_dir / 'replay.jsonl')
-    load_records(replay_file)  # fail here, clearly, on a broken replay file
     with replay_server(replay_file, faults=args.faults) as url:
         print(f'[demo] replay server at {url}; running: evalscope eval --datasets {" ".join(config["benchmarks"])}',
               file=sys.stderr, flush=True)
