@@ -96,17 +96,21 @@ def boxed_contents(text: str) -> List[str]:
         pos = close + 1
 
 
+def command_end(text: str, i: int) -> int:
+    """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
+    j, n = i + 1, len(text)
+    while j < n and text[j].isalpha():
+        j += 1
+    return j if j > i + 1 else min(i + 2, n)  # a control symbol: \\, \{, \,
+
+
 def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
     """Split on separators (plain strings or ``\\command`` names) outside braces and brackets."""
     parts, depth, start, i, n = [], 0, 0, 0, len(text)
     while i < n:
         c = text[i]
         if c == '\\':
-            j = i + 1
-            while j < n and text[j].isalpha():
-                j += 1
-            if j == i + 1:  # a control symbol: \\, \{, \,
-                j = min(i + 2, n)
+            j = command_end(text, i)
             name = text[i + 1:j]
             if depth == 0 and ('\\' + name) in separators:
                 parts.append(text[start:i])

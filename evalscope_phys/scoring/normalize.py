@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Tuple, Union
 
-from .extract import despace
+from .extract import command_end, despace
 
 # Greek letters become symbol names; \pi stays the number pi.
 GREEK = {
@@ -103,11 +103,7 @@ def tokenize(text: str) -> List[Token]:
     while i < n:
         c = text[i]
         if c == '\\':
-            j = i + 1
-            while j < n and text[j].isalpha():
-                j += 1
-            if j == i + 1:  # control symbol: \, \{ \\ ...
-                j = min(i + 2, n)
+            j = command_end(text, i)
             stack[-1].append(('cmd', text[i + 1:j]))
             i = j
         elif c == '{':
