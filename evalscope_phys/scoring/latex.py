@@ -21,7 +21,6 @@ Euler's number, so:
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import sympy
 
