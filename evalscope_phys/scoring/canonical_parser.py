@@ -1,13 +1,19 @@
-"""A small recursive-descent parser for the canonical LaTeX that ``latex.normalize_latex`` emits.
+"""A small recursive-descent parser for the canonical LaTeX that :func:`.normalize.normalize_latex` emits.
 
-The ANTLR grammar of ``latex2sympy2_extended`` costs 20-300 ms per answer in pure Python; the
-canonical form is a tiny language (``\\variable{name}``, numbers, ``+ - \\cdot / ^ !``, brackets,
-``|..|``, ``\\frac``, ``\\sqrt``, elementary functions), so we parse it directly in well under a
-millisecond and fall back to the grammar for anything else (:class:`Unsupported`). The precedence
-rules copy the grammar's so both routes read an answer the same way: juxtaposition binds tighter
-than ``/`` (``a/bc`` is ``a/(bc)``), and a function without parentheses takes the following product
-(``\\sin 2\\theta`` is ``sin(2 theta)``, ``\\sin x \\cos x`` is ``sin(x) cos(x)``).
-Building the result uses SymPy constructors only; no text is ever evaluated.
+The canonical form is a tiny language (``\\variable{name}``, numbers, ``+ - \\cdot \\times / ^ !``,
+brackets, ``|..|``, ``\\frac``, ``\\sqrt``, ``\\binom``, elementary functions, ``\\sp`` for an explicit
+space), so we parse it directly in well under a millisecond; nothing else is ever handed to a
+grammar, and no text is evaluated: the result is built with SymPy constructors only.
+
+Precedence: juxtaposition binds tighter than ``/`` (``a/bc`` is ``a/(bc)``). A function without
+parentheses takes the implicit product that follows (``\\sin 2\\theta`` is ``sin(2 theta)``,
+``\\cos\\omega t`` is ``cos(omega t)``) and stops at an explicit space, ``\\cdot``, ``\\times``, another
+function or a later ``\\frac`` (``mg\\sin\\theta\\,\\frac{a}{b}`` is ``mg sin(theta) a/b``).
+
+Symbols are positive reals (the official scorer posifies), except vectors (``vec:``) and opaque
+values (``fn:``, ``d:``, ``avg:``...), which carry no assumption. ``\\times`` between two vector
+expressions is a cross product: one opaque value that keeps the order of its operands.
+``|\\vec{E}|`` is the magnitude ``E``; the norm of a vector expression is opaque.
 """
 from __future__ import annotations
 
@@ -16,8 +22,10 @@ from typing import List, Optional
 
 import sympy
 
+from .normalize import VECTOR, is_opaque_name, is_vector_name
+
 MAX_DEPTH = 200
-"""Nesting deeper than this is left to the limits pre-check and the fallback (which refuses it)."""
+"""Nesting deeper than this is refused (the limits pre-check stops real inputs long before)."""
 
 _TOKEN_RE = re.compile(r'\\variable\{([^{}]*)\}|\\([A-Za-z]+)|(\d+\.?\d*|\.\d+)|(\S)')
 _FUNCTIONS = {
@@ -28,13 +36,34 @@ _FUNCTIONS = {
     'artanh': sympy.atanh, 'arcsinh': sympy.asinh, 'arccosh': sympy.acosh, 'arctanh': sympy.atanh,
     'exp': sympy.exp, 'ln': sympy.log,
 }
+_MULTI_ARGUMENT = {'max': sympy.Max, 'min': sympy.Min}
 _INVERSES = {'sin': 'arcsin', 'cos': 'arccos', 'tan': 'arctan', 'cot': 'arccot', 'sec': 'arcsec',
              'csc': 'arccsc', 'sinh': 'arsinh', 'cosh': 'arcosh', 'tanh': 'artanh'}
 _OPEN = {'(': ')', '[': ']', '{': '}'}
+_SPACE = ('cmd', 'sp')
 
 
 class Unsupported(ValueError):
-    """The text is outside the canonical subset (the caller falls back to the grammar)."""
+    """The text is outside the canonical subset; ``command`` names an unknown command, if that was it."""
+
+    def __init__(self, message: str, command: str = '') -> None:
+        super().__init__(message)
+        self.command = command
+
+
+def symbol(name: str) -> sympy.Symbol:
+    """A symbol: positive real for physics quantities, no assumption for vectors and opaque values."""
+    if is_vector_name(name) or is_opaque_name(name):
+        return sympy.Symbol(name)
+    return sympy.Symbol(name, positive=True)
+
+
+def has_vector(expr: sympy.Basic) -> bool:
+    return any(is_vector_name(s.name) for s in expr.free_symbols)
+
+
+def _opaque(kind: str, *parts: sympy.Basic) -> sympy.Symbol:
+    return sympy.Symbol('%s:%s' % (kind, ','.join(sympy.srepr(p) for p in parts)))
 
 
 class _Parser:
@@ -51,14 +80,21 @@ class _Parser:
                 self.tokens.append(('chr', m.group(4)))
         self.i = 0
         self.depth = 0
+        self.in_abs = 0
 
-    def peek(self) -> Optional[tuple]:
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
+    def peek(self, raw: bool = False) -> Optional[tuple]:
+        """The next token; explicit spaces are skipped unless ``raw``."""
+        i = self.i
+        while not raw and i < len(self.tokens) and self.tokens[i] == _SPACE:
+            i += 1
+        return self.tokens[i] if i < len(self.tokens) else None
 
     def next(self) -> tuple:
-        tok = self.peek()
-        if tok is None:
+        while self.i < len(self.tokens) and self.tokens[self.i] == _SPACE:
+            self.i += 1
+        if self.i >= len(self.tokens):
             raise Unsupported('unexpected end')
+        tok = self.tokens[self.i]
         self.i += 1
         return tok
 
@@ -71,13 +107,12 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise Unsupported('too deep')
-        terms = []
         sign = 1
         tok = self.peek()
         if tok in (('chr', '+'), ('chr', '-')):
             self.next()
             sign = -1 if tok[1] == '-' else 1
-        terms.append(sign * self.division())
+        terms = [sign * self.division()]
         while self.peek() in (('chr', '+'), ('chr', '-')):
             sign = -1 if self.next()[1] == '-' else 1
             terms.append(sign * self.division())
@@ -85,40 +120,47 @@ class _Parser:
         return sympy.Add(*terms)
 
     # division := product ('/' product)*   -- juxtaposition binds tighter than '/'
-    def division(self, stop_at_function: bool = False) -> sympy.Expr:
-        value = self.product(stop_at_function)
-        while self.peek() == ('chr', '/'):
+    def division(self, argument: bool = False) -> sympy.Expr:
+        value = self.product(argument)
+        while self.peek(raw=argument) == ('chr', '/'):
             self.next()
-            value = value / self.product(stop_at_function)
+            value = value / self.product(argument)
         return value
 
-    def _starts_factor(self, tok: Optional[tuple], stop_at_function: bool) -> bool:
+    def _starts_factor(self, tok: Optional[tuple], argument: bool, first: bool) -> bool:
         if tok is None:
             return False
         kind, value = tok
         if kind in ('var', 'num'):
             return True
         if kind == 'cmd':
-            if value in _FUNCTIONS or value in ('log', 'sqrt'):
-                return not stop_at_function
-            return value in ('frac', 'pi', 'infty', 'cdot', 'sqrt')
-        return value in _OPEN or value == '|' and not self._in_abs
+            if value in _FUNCTIONS or value in _MULTI_ARGUMENT or value in ('log', 'sqrt'):
+                return not argument
+            if value == 'frac':
+                return not argument or first
+            return value in ('pi', 'infty', 'binom')
+        return value in _OPEN or (value == '|' and not self.in_abs)
 
-    _in_abs = False
-
-    # product := power ((\cdot)? power)*
-    def product(self, stop_at_function: bool = False) -> sympy.Expr:
+    # product := power ((\cdot | \times)? power)*
+    def product(self, argument: bool = False) -> sympy.Expr:
         factors = [self.power()]
         while True:
-            tok = self.peek()
-            if tok == ('cmd', 'cdot'):
+            tok = self.peek(raw=argument)
+            if tok == _SPACE:
+                break  # only seen in a function argument: an explicit space ends it
+            if tok in (('cmd', 'cdot'), ('cmd', 'times')):
+                if argument:
+                    break
                 self.next()
-                factors.append(self.power())
+                right = self.power()
+                if tok == ('cmd', 'times'):
+                    left = sympy.Mul(*factors)
+                    if has_vector(left) and has_vector(right):
+                        factors = [_opaque('cross', left, right)]
+                        continue
+                factors.append(right)
                 continue
-            if tok is not None and tok[0] == 'cmd' and (tok[1] in _FUNCTIONS or tok[1] in ('log', 'sqrt')) \
-                    and stop_at_function:
-                break
-            if self._starts_factor(tok, stop_at_function) and tok != ('cmd', 'cdot'):
+            if self._starts_factor(tok, argument, first=False):
                 factors.append(self.power())
                 continue
             break
@@ -128,7 +170,7 @@ class _Parser:
     def power(self) -> sympy.Expr:
         base = self.atom()
         while True:
-            tok = self.peek()
+            tok = self.peek(raw=True)
             if tok == ('chr', '^'):
                 self.next()
                 base = sympy.Pow(base, self.group())
@@ -153,8 +195,7 @@ class _Parser:
         raise Unsupported('bad group')
 
     def atom(self) -> sympy.Expr:
-        tok = self.next()
-        kind, value = tok
+        kind, value = self.next()
         if kind == 'num':
             return _number(value)
         if kind == 'var':
@@ -166,18 +207,21 @@ class _Parser:
                 inner = self.expression()
                 self.expect(('chr', _OPEN[value]))
                 return inner
-            if value == '|' and not self._in_abs:
-                self._in_abs = True
+            if value == '|' and not self.in_abs:
+                self.in_abs += 1
                 inner = self.expression()
-                self._in_abs = False
+                self.in_abs -= 1
                 self.expect(('chr', '|'))
-                return sympy.Abs(inner)
+                return magnitude(inner)
             if value == '-':  # "a \cdot -b"
                 return -self.power()
             raise Unsupported('unexpected %r' % value)
         if value == 'frac':
             numerator = self.group()
             return numerator / self.group()
+        if value == 'binom':
+            top = self.group()
+            return sympy.binomial(top, self.group())
         if value == 'sqrt':
             if self.peek() == ('chr', '['):
                 self.next()
@@ -191,7 +235,9 @@ class _Parser:
             return sympy.oo
         if value in _FUNCTIONS or value == 'log':
             return self.function(value)
-        raise Unsupported('command \\%s' % value)
+        if value in _MULTI_ARGUMENT:
+            return self.extremum(value)
+        raise Unsupported('command \\%s' % value, value)
 
     def function(self, name: str) -> sympy.Expr:
         base = None
@@ -201,14 +247,16 @@ class _Parser:
             self.next()
             base = self.group()
         exponent = None
-        if self.peek() == ('chr', '^'):
+        if self.peek(raw=True) == ('chr', '^'):
             self.next()
             exponent = self.group()
         tok = self.peek()
         if tok in (('chr', '('), ('chr', '{'), ('chr', '[')):
-            argument = self.power_of_group()
+            opener = self.next()[1]
+            argument = self.expression()
+            self.expect(('chr', _OPEN[opener]))
         else:
-            argument = self.division(stop_at_function=True)
+            argument = self.division(argument=True)
         if exponent == -1 and name in _INVERSES:  # \tan^{-1} x is arctan x
             return _FUNCTIONS[_INVERSES[name]](argument)
         value = sympy.log(argument, base) if base is not None else _FUNCTIONS[name](argument)
@@ -216,17 +264,28 @@ class _Parser:
             value = sympy.Pow(value, exponent)
         return value
 
-    def power_of_group(self) -> sympy.Expr:
-        """A parenthesised argument; a power right after it belongs to the argument's result."""
-        opener = self.next()[1]
-        inner = self.expression()
-        self.expect(('chr', _OPEN[opener]))
-        return inner
+    def extremum(self, name: str) -> sympy.Expr:
+        opener = self.next()
+        if opener[1] not in _OPEN:
+            raise Unsupported('max/min without brackets')
+        args = [self.expression()]
+        while self.peek() == ('chr', ','):
+            self.next()
+            args.append(self.expression())
+        self.expect(('chr', _OPEN[opener[1]]))
+        return _MULTI_ARGUMENT[name](*args)
 
 
-def symbol(name: str) -> sympy.Symbol:
-    """Every physics symbol is a positive real (the official scorer posifies before simplifying)."""
-    return sympy.Symbol(name, positive=True)
+def magnitude(inner: sympy.Expr) -> sympy.Expr:
+    """``|X|``: ``|\\vec{E}_0|`` is the magnitude ``E_0``, ``|c\\,\\vec{v}|`` is ``|c| v``; the norm
+    of any other vector expression is one opaque value; a scalar's absolute value is ``Abs``."""
+    if not has_vector(inner):
+        return sympy.Abs(inner)
+    vectors = [f for f in sympy.Mul.make_args(inner) if has_vector(f)]
+    if len(vectors) == 1 and vectors[0].is_Symbol:
+        scale = sympy.Mul(*[f for f in sympy.Mul.make_args(inner) if not has_vector(f)])
+        return sympy.Abs(scale) * symbol(vectors[0].name[len(VECTOR):])
+    return _opaque('norm', inner)
 
 
 def _number(text: str) -> sympy.Expr:

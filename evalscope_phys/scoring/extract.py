@@ -1,128 +1,680 @@
-"""Final-answer extraction from a model response: pure string work, nothing is evaluated.
+"""The one extractor: a model response (or a reference) -> an :class:`~.answer.Answer`.
 
-Order of preference: the last ``\\boxed{}``/``\\fbox{}`` (brace matched); the text after the last
-"final answer" phrase; the last display formula (``\\[..\\]``, ``$$..$$``, ``\\begin{equation}``);
-the last inline formula (``\\(..\\)``, ``$..$``); the whole text (its last line when it is long
-prose). Inside the chosen text the right-hand side of the last top-level relation is kept (``=``,
-``\\approx``, ``\\sim``, ``\\le``...), and a trailing unit (``\\text{m/s}``, ``\\mathrm{kN}``,
-``^\\circ``, or plain ``46.3 kN`` after a number) is split off and kept. Extraction is idempotent:
-extracting from an extracted expression gives it back unchanged.
+Two steps, both pure string work and linear in the text they see:
+
+1. **Locate** the final answer (:func:`locate`): the last ``\\boxed{}``/``\\fbox{}`` (several boxes are
+   kept as several answers), else the text after the last "final answer" phrase, else the last
+   display formula (``\\[..\\]``, ``$$..$$``, an ``equation``/``align`` block), else the last inline
+   formula, else the whole text when it is short or a bare formula, else its last line. Only the
+   last :data:`EXTRACT_WINDOW` characters are examined: final answers are at the end.
+2. **Read** what it means (:func:`read_answer`): ``aligned``/``cases`` blocks become their lines,
+   ``or`` lists become :class:`~.answer.Alternatives`, ``,``/``;``/``\\quad``/``and`` lists several
+   answers (conditions such as ``\\text{for } v \\ll c`` dropped), relations keep their kind and
+   direction, ``name = value`` is a definition, ``\\pm`` is two values, brackets make tuples,
+   intervals and sets, a trailing unit is split off, words are text.
+
+Unicode and plain-text math (``√``, ``π``, ``v₀``, ``⁻³``, ``≈``, ``sqrt()``, ``**``, ``>=``) are
+rewritten to LaTeX first, so everything downstream sees one notation.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
-#: Relations whose right-hand side is the answer; longer names first so \leq is not read as \le.
-RELATION_COMMANDS = ('approx', 'simeq', 'equiv', 'cong', 'sim', 'leqslant', 'geqslant', 'leq',
-                     'geq', 'le', 'ge', 'lt', 'gt', 'll', 'gg', 'propto', 'to', 'rightarrow',
-                     'Rightarrow', 'longrightarrow', 'implies', 'coloneqq', 'eqqcolon', 'approxeq')
-_BOX_RE = re.compile(r'\\(boxed|fbox|framebox)\s*\{')
-_FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*:)')
-_DISPLAY_RES = (re.compile(r'\\\[(.*?)\\\]', re.S), re.compile(r'\$\$(.*?)\$\$', re.S),
-                re.compile(r'\\begin\{(equation|align|gather)\*?\}(.*?)\\end\{\1\*?\}', re.S))
-_INLINE_RES = (re.compile(r'\\\((.*?)\\\)', re.S), re.compile(r'(?<![\\$])\$([^$]+?)\$(?!\$)', re.S))
-_LABEL_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\\textbf\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\([a-z0-9]{1,2}\))\s*(?=\S)')
-_TRAILING_RE = re.compile(r'(\s|\\[,;:! ]|\\quad|\\qquad|[.,;:]|~|\\$)+$')
-_LABEL_ONLY_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,2}\)\s*\}|\(?[a-z0-9]{1,2}\))\s*:?\s*$')
-_LEADING_RE = re.compile(r'^(\s|\\[,;:! ]|\\quad|\\qquad|~)+')
-_WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle)\s*')
+from .vocabulary import FUNCTION_ALIASES, FUNCTIONS, GREEK, OTHER_SYMBOLS
+from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text,
+                     Truth, Unit, Unreadable, Value)
+from .scan import (balanced, boxed_spans, command_end, despace, group_at, matching_brace, math_spans,
+                   strip_leading, strip_trailing, top_level_split)
 
-SOURCES = ('boxed', 'final_answer_line', 'display', 'inline', 'whole', 'last_line', 'none')
+EXTRACT_WINDOW = 50_000
+"""Characters at the end of a response that are searched for the final answer."""
+MAX_ANSWER_CHARS = 10_000
+"""A located final answer longer than this is refused as the model's failure (real ones reach 1,600)."""
 WHOLE_TEXT_MAX_CHARS = 1000
-"""Prose with no box or formula is its own answer only up to this length (a long bare formula is)."""
-_PROSE_RE = re.compile(r'(?<![\\A-Za-z])(?:[A-Za-z]{2,}[ ,.;:]+(?:[A-Za-z][ ,.;:]+)?){6}')
+"""Prose with no box or formula is its own answer only up to this length (a bare formula is)."""
+MAX_ITEMS = 64
+"""Parts of one answer (list items, alternatives, matrix entries) beyond this are refused."""
+
+SOURCES = ('boxed', 'boxes', 'final_answer_line', 'display', 'inline', 'whole', 'last_line', 'none')
 
 
 @dataclass(frozen=True)
-class ExtractedAnswer:
-    """The final answer found in a response."""
+class Extracted:
+    """A located and read final answer."""
 
-    expression: str
-    """LaTeX of the answer's value: no wrappers, no left-hand side, no unit ('' when none)."""
-    unit: str = ''
-    """The unit text split off the value, as written ('' when none)."""
-    source: str = 'none'
-    """Where it came from: one of ``SOURCES``."""
-    unit_style: str = ''
-    """'latex' (``\\text``/``\\mathrm``/degree/percent), 'plain' (a bare word after a number) or ''."""
-    left_side: str = ''
-    """For an answer with exactly one top-level ``=``: its left-hand side (the engine compares two
-    equations such as ``x^2+y^2=1`` as equations, not by their right-hand sides)."""
+    answer: Answer
+    source: str
+    """Where it came from: one of :data:`SOURCES`."""
+    text: str
+    """The located answer text (LaTeX, wrappers removed), '' when none."""
 
     @property
     def empty(self) -> bool:
-        return not self.expression.strip()
-
-    @property
-    def text(self) -> str:
-        """Value and unit back together (used when a plain-word unit turns out to be symbols)."""
-        return f'{self.expression} {self.unit}'.strip() if self.unit else self.expression
+        return isinstance(self.answer, Empty)
 
 
-# --------------------------------------------------------------------------- scanning helpers
+# --------------------------------------------------------------------------- Unicode and plain text
 
-def matching_brace(text: str, open_index: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``open_index`` (escaped braces skipped), or -1."""
-    depth, i, n = 0, open_index, len(text)
-    while i < n:
-        c = text[i]
-        if c == '\\':
-            i += 2
+_SUPERSCRIPTS = dict(zip('⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ', '0123456789+-=()ni'))
+_SUBSCRIPTS = dict(zip('₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ', '0123456789+-=()aeoxhklmnpst'))
+_UNICODE = {
+    '√': '\\sqrt ', '∛': '\\sqrt[3] ', 'π': '\\pi ', '×': '\\times ', '·': '\\cdot ', '⋅': '\\cdot ', '∙': '\\cdot ',
+    '−': '-', '–': '-', '∞': '\\infty ', '½': '\\frac{1}{2}', '¼': '\\frac{1}{4}', '¾': '\\frac{3}{4}',
+    '∼': '\\sim ', '≈': '\\approx ', '≃': '\\simeq ', '≅': '\\approx ', '≤': '\\leq ', '≥': '\\geq ',
+    '≠': '\\neq ', '±': '\\pm ', '∓': '\\mp ', '∝': '\\propto ', '→': '\\to ', '⟶': '\\to ', '⇒': '\\Rightarrow ',
+    '≪': '\\ll ', '≫': '\\gg ', '∈': '\\in ', '∪': '\\cup ', '⟨': '\\langle ', '⟩': '\\rangle ', '∂': '\\partial ',
+    '∫': '\\int ', '∑': '\\sum ', '∇': '\\nabla ', 'ℏ': '\\hbar ', 'ħ': '\\hbar ', '°': '^{\\circ}', '′': "'",
+    '″': "''", 'Å': '\\AA ', 'µ': '\\mu ', '\u2003': ' ', '\u2002': ' ', '\u2009': ' ', '\u00a0': ' ',
+    '\u202f': ' ', '\u200b': '', '\ufeff': '', '，': ',', '；': ';', '：': ':', '（': '(', '）': ')',
+    'α': '\\alpha ', 'β': '\\beta ', 'γ': '\\gamma ', 'δ': '\\delta ', 'ε': '\\varepsilon ', 'ϵ': '\\varepsilon ',
+    'ζ': '\\zeta ', 'η': '\\eta ', 'θ': '\\theta ', 'ϑ': '\\vartheta ', 'ι': '\\iota ', 'κ': '\\kappa ',
+    'λ': '\\lambda ', 'μ': '\\mu ', 'ν': '\\nu ', 'ξ': '\\xi ', 'ρ': '\\rho ', 'σ': '\\sigma ', 'τ': '\\tau ',
+    'υ': '\\upsilon ', 'φ': '\\phi ', 'ϕ': '\\phi ', 'χ': '\\chi ', 'ψ': '\\psi ', 'ω': '\\omega ',
+    'Γ': '\\Gamma ', 'Δ': '\\Delta ', 'Θ': '\\Theta ', 'Λ': '\\Lambda ', 'Ξ': '\\Xi ', 'Π': '\\Pi ',
+    'Σ': '\\Sigma ', 'Φ': '\\Phi ', 'Ψ': '\\Psi ', 'Ω': '\\Omega ',
+}
+_UNICODE_RE = re.compile('|'.join(re.escape(k) for k in sorted(_UNICODE, key=len, reverse=True)))
+_SCRIPT_RUN_RE = re.compile('[%s]+|[%s]+' % (''.join(_SUPERSCRIPTS), ''.join(_SUBSCRIPTS)))
+_PLAIN_OPERATORS = (('**', '^'), ('>=', '\\geq '), ('<=', '\\leq '), ('!=', '\\neq '), ('==', '='),
+                    ('+/-', '\\pm '), ('+-', '\\pm '), ('->', '\\to '))
+
+
+def to_latex(text: str) -> str:
+    """Unicode math as LaTeX (``v₀`` -> ``v_{0}``, ``x⁻³`` -> ``x^{-3}``, ``≈`` -> ``\\approx``)."""
+    if not text.isascii():
+        text = _SCRIPT_RUN_RE.sub(_script_run, text)
+        text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
+        text = unicodedata.normalize('NFKC', text) if not text.isascii() else text
+    return text
+
+
+def plain_operators(text: str) -> str:
+    """Plain-text operators of a located answer as LaTeX (``**`` -> ``^``, ``>=`` -> ``\\geq``)."""
+    for plain, latex in _PLAIN_OPERATORS:
+        if plain in text:
+            text = text.replace(plain, latex)
+    return text
+
+
+def _script_run(match: 're.Match[str]') -> str:
+    run = match.group(0)
+    if run[0] in _SUPERSCRIPTS:
+        return '^{%s}' % ''.join(_SUPERSCRIPTS[c] for c in run)
+    return '_{%s}' % ''.join(_SUBSCRIPTS[c] for c in run)
+
+
+# --------------------------------------------------------------------------- locating
+
+_FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*[:：])')
+
+
+def locate(response: str) -> Tuple[List[str], str]:
+    """The final answer's text (several texts for several boxes) and where it was found."""
+    text = response[-EXTRACT_WINDOW:]
+    if '\\\\boxed' in text:  # a doubly escaped box copied from JSON
+        text = text.replace('\\\\boxed', '\\boxed')
+    boxes = boxed_spans(text)
+    finals = list(_FINAL_RE.finditer(text[-5000:]))
+    offset = max(0, len(text) - 5000)
+    if boxes and finals and offset + finals[-1].start() > boxes[-1][2]:
+        boxes = []  # "Final Answer: ..." written after the last box is the final word
+    if boxes:
+        last_start = boxes[-1][0]
+        # boxes of one final statement: the last box and those just before it on the same paragraph
+        tail = [b for b in boxes if '\n\n' not in text[b[2]:last_start] or b[0] == last_start]
+        contents = [text[a:b] for _, a, b in tail]
+        if len(contents) > 1:
+            between = [text[tail[k][2] + 1:tail[k + 1][0]] for k in range(len(tail) - 1)]
+            if any(re.search(r'(?i)\bor\b', gap) for gap in between):
+                return [' \\text{ or } '.join(contents)], 'boxed'
+            return contents, 'boxes'
+        return [contents[0] + _unit_after(contents[0], text, tail[-1][2] + 1)], 'boxed'
+    if finals:
+        tail = text[offset + finals[-1].end():].lstrip(' \t*:：')
+        lead = tail.lstrip()
+        if lead.startswith(('$', '\\[', '\\(', '\\begin')):
+            skipped = len(tail) - len(lead)
+            spans = [s for s in math_spans(tail) if s[1] - skipped <= 20]
+            if spans:
+                first = min(spans, key=lambda s: s[1])
+                return [tail[first[1]:first[2]]], 'final_answer_line'
+        paragraph = tail.split('\n\n')[0].strip()
+        if paragraph:
+            return [paragraph.split('\n')[0]], 'final_answer_line'
+    spans = math_spans(text)
+    after = _JUNK_TAIL_RE.sub('', text[spans[-1][2] + 1:]) if spans else ''
+    if spans and re.search(r'\d', after) and len(after.strip()) > 20 and _is_long_prose(after + ' x x x x'):
+        sentences = [x for x in re.split(r'(?<=[.!?])\s+', after.strip()) if re.search(r'\d', x)]
+        if sentences:
+            return [sentences[-1]], 'last_line'  # the conclusion is stated in words after the last formula
+    displays = [s for s in spans if s[0] == 'display']
+    if displays:
+        _, a, b = displays[-1]
+        return [text[a:b]], 'display'
+    if spans:
+        _, a, b = spans[-1]
+        return [text[a:b] + _unit_after(text[a:b], text, b + 1)], 'inline'
+    stripped = text.strip()
+    if len(stripped) <= WHOLE_TEXT_MAX_CHARS or not _is_long_prose(stripped):
+        return [stripped], 'whole'
+    lines = [line.strip() for line in stripped.splitlines() if line.strip()]
+    last = lines[-1] if lines else ''
+    if len(last) > 300:  # one long paragraph: its last sentence that states a number
+        sentences = [x for x in re.split(r'(?<=[.!?])\s+', last[-5000:]) if re.search(r'\d', x)]
+        last = sentences[-1] if sentences else ''
+    if last and len(last) <= WHOLE_TEXT_MAX_CHARS:
+        return [last], 'last_line'
+    return [], 'none'
+
+
+def _unit_after(content: str, text: str, end: int) -> str:
+    """`` $5$ m/s`` and ``\\boxed{28} pct``: a unit written just after a number's math span belongs to it."""
+    if not re.search(r'\d\s*$', content) or end >= len(text):
+        return ''
+    words = re.match(r'(?:\$|\\\)|\\\]|\})*[ \t]*([^\s.,;:!?$\\][^\n.,;:!?$]{0,30})', text[end:end + 40])
+    if not words:
+        return ''
+    from .units import parse_unit
+    tokens = words.group(1).split()
+    for count in range(min(3, len(tokens)), 0, -1):
+        candidate = ' '.join(tokens[:count])
+        if candidate.lower() in ('a', 'is', 'in', 'at', 'and', 'or', 'to', 'of', 'for', 'as', 'the'):
             continue
-        if c == '{':
-            depth += 1
-        elif c == '}':
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
+        if parse_unit(candidate) is not None:
+            return ' ' + candidate
+    return ''
 
 
-def boxed_contents(text: str) -> List[str]:
-    """Contents of every ``\\boxed{}``/``\\fbox{}`` in order (nested boxes count once, outermost)."""
-    found, pos = [], 0
+def _is_long_prose(text: str) -> bool:
+    words = re.findall(r'(?<![\\A-Za-z])[A-Za-z]{2,}\b', text[:5000])
+    return len(words) >= 6
+
+
+# --------------------------------------------------------------------------- cleaning
+
+_WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle|\\scriptstyle)\s*')
+_LABEL_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,3}\)\s*\}|\([a-z0-9]{1,3}\)|[a-z]\))\s*:?\s*(?=\S)')
+_DELIMS_OPEN = ('$$', '$', '\\[', '\\(')
+_DELIMS_CLOSE = ('$$', '$', '\\]', '\\)')
+
+
+def clean(text: str) -> str:
+    """Strip math delimiters, boxes, labels, spacing, final punctuation and an outer pair of braces."""
+    text = text.strip()
+    for _ in range(6):
+        before = text
+        for d in _DELIMS_OPEN:
+            if text.startswith(d):
+                text = text[len(d):]
+                break
+        for d in _DELIMS_CLOSE:
+            if text.endswith(d) and not text.endswith('\\' + d):
+                text = text[:-len(d)]
+                break
+        text = _WRAPPER_RE.sub('', text)
+        text = _LABEL_RE.sub('', text)
+        text = strip_trailing(strip_leading(text)).strip()
+        if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
+            text = text[1:-1].strip()
+        spans = boxed_spans(text)
+        if len(spans) == 1 and spans[0][0] == 0 and spans[0][2] == len(text) - 1:
+            text = text[spans[0][1]:spans[0][2]].strip()
+        if text == before:
+            break
+    return text
+
+
+# --------------------------------------------------------------------------- words
+
+_TEXT_CMD_RE = re.compile(r'\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox|textsf|mathit|operatorname)\s*\{')
+MATH_WORDS = frozenset(FUNCTIONS | set(FUNCTION_ALIASES) | GREEK | OTHER_SYMBOLS
+                       | {'det', 'const', 'pi', 'lim', 'sgn', 'erf', 'and', 'or', 'Tr', 'tr', 'cm', 'max', 'min'})
+#: words that make plain text (outside \text{}) prose rather than a product of symbols
+ENGLISH = frozenset({'the', 'is', 'are', 'a', 'an', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by',
+                     'as', 'that', 'this', 'it', 'from', 'be', 'will', 'not', 'no', 'yes', 'than', 'which', 'its',
+                     'into', 'so', 'then', 'there', 'when', 'if', 'has', 'have', 'was', 'were', 'answer', 'final',
+                     'therefore', 'thus', 'hence', 'because', 'since', 'does', 'do', 'can', 'cannot', 'would'})
+ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero', 'impossible', 'undefined'})
+_CJK_RE = re.compile(r'[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]')
+
+
+def text_groups(text: str) -> List[str]:
+    """Contents of the top-level ``\\text{..}``-like groups."""
+    out, pos = [], 0
     while True:
-        m = _BOX_RE.search(text, pos)
+        m = _TEXT_CMD_RE.search(text, pos)
         if not m:
-            return found
+            return out
         close = matching_brace(text, m.end() - 1)
         if close < 0:
-            found.append(text[m.end():])  # unterminated box: take the rest
-            return found
-        found.append(text[m.end():close])
+            return out
+        out.append(text[m.end():close])
         pos = close + 1
 
 
-def command_end(text: str, i: int) -> int:
-    """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
-    j, n = i + 1, len(text)
-    while j < n and text[j].isalpha():
-        j += 1
-    return j if j > i + 1 else min(i + 2, n)  # a control symbol: \\, \{, \,
+def words_of(text: str) -> str:
+    """The words of a text answer: wrappers and punctuation gone, lower case, single spaces."""
+    plain = text
+    for _ in range(3):
+        plain = re.sub(r'\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox|textsf|mathit|operatorname|emph)\s*\{([^{}]*)\}',
+                       r' \1 ', plain)
+    plain = re.sub(r'\\[A-Za-z]+|\\.', ' ', plain)
+    plain = re.sub(r"[{}()\[\]$.,;:!?\"'`*_~]", ' ', plain)
+    return ' '.join(plain.lower().split())
 
 
-def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
-    """Split on separators (plain strings or ``\\command`` names) outside braces and brackets."""
-    parts, depth, start, i, n = [], 0, 0, 0, len(text)
+def is_prose(text: str) -> bool:
+    """Words rather than a formula: Chinese characters, or words outside math (units, functions aside).
+
+    Words in a ``\\text{}`` group count when they are 3+ letters and not a unit or function name;
+    outside text groups only several words separated by spaces count (``mgh`` is a product).
+    """
+    if _CJK_RE.search(text):
+        return True
+    from .units import parse_unit
+    words = []
+    for group in text_groups(text):
+        words += [w for w in re.findall(r'[A-Za-z]+', group) if len(w) >= 3 or w.lower() in ANSWER_WORDS]
+    outside = re.sub(r'\\[A-Za-z]+', ' ', _strip_text_groups(text))
+    plain_words = re.findall(r'(?<![A-Za-z_^\\])[A-Za-z]+(?![A-Za-z])', outside)
+    prose = [w for w in words if w.lower() not in MATH_WORDS and parse_unit(w) is None]
+    english = [w for w in plain_words if len(w) >= 3 and w.lower() in ENGLISH]
+    long_words = [w for w in plain_words if len(w) >= 4 and w.islower() and re.search('[aeiou]', w)
+                  and w not in MATH_WORDS]
+    if any(w.lower() in ANSWER_WORDS for w in prose):
+        return True
+    math_left = re.sub(r'[A-Za-z\s.,;:!?\'"()-]', '', _strip_text_groups(text))
+    if prose and not math_left:
+        return True
+    return len(prose) >= 2 or len(english) >= 2 or (english and long_words) or len(long_words) >= 3
+
+
+def _strip_text_groups(text: str) -> str:
+    out, pos = [], 0
+    for m in _TEXT_CMD_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            break
+        out.append(text[pos:m.start()])
+        pos = close + 1
+    out.append(text[pos:])
+    return ''.join(out)
+
+
+# --------------------------------------------------------------------------- units
+
+_UNIT_GROUP_RE = re.compile(r'((\\mu|\\micro)\s*(?=\\(text|mathrm|textrm|rm|mbox|textnormal|textbf)\b)|'
+                            r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textnormal|textbf|mathbf)\b|'
+                            r'\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|\\AA\b|\\Omega\b)')
+_TEXT_UNIT_RE = re.compile(r'^\\(text|mathrm|rm|mbox|textnormal|textbf)\s*\{\s*[A-Za-zÅΩμ°/.\s^0-9-]{1,16}\}\s*$')
+_NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad)')
+_PLAIN_UNIT_RE = re.compile(r'(?:\\(?:mu|micro)\s*)?(?:\\Omega|\\AA|[A-Za-zΩÅ°])(?:[A-Za-z0-9ΩÅ°/^*.\-{}()\s]|\\[,;! ])*')
+#: where a plain unit may start: after a digit (not the e of 1.5e-3), a space, a thin space or a '*'
+_PLAIN_UNIT_START_RE = re.compile(r'(?:(?<=\d)(?![eE][+-]?\d)|\s+|\\,|\*)(?=\\mu|\\micro|\\Omega|\\AA|[A-Za-zΩÅ°])')
+MAX_UNIT_CHARS = 200
+"""A unit is looked for in this many final characters of a value (keeps the search linear)."""
+
+
+def is_numeric(text: str) -> bool:
+    """Digits and numeric operators only (``3\\times10^{8}``, ``\\frac{1}{2}``, ``1.5e-3``)."""
+    stripped = _NUMERIC_CMDS_RE.sub(' ', text)
+    stripped = re.sub(r'(?<=\d)[eE](?=[+-]?\d)', ' ', stripped)
+    return bool(re.search(r'\d', stripped)) and not re.search(r'[A-Za-z\\]', stripped)
+
+
+def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
+    """``(value, unit)``: a trailing unit split off when it is a unit (known, or a word after a number)."""
+    from .units import parse_unit
+    text = text.strip()
+    window = max(0, len(text) - MAX_UNIT_CHARS)
+    for m in _UNIT_GROUP_RE.finditer(text, window):
+        value, unit = text[:m.start()].strip(), text[m.start():].strip()
+        if not value or not balanced(value) or not balanced(unit):
+            continue
+        value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', strip_trailing(value)).strip()
+        if unit.startswith(('\\Omega', '\\AA', '\\mu')) and not is_numeric(value):
+            continue  # after a formula, \Omega is the symbol Omega
+        if value and (parse_unit(unit) is not None or (is_numeric(value) and _TEXT_UNIT_RE.match(unit))):
+            return value, Unit(unit)
+    for m in _PLAIN_UNIT_START_RE.finditer(text, window):
+        start = m.end()
+        value, unit = text[:start].rstrip(' *').strip(), text[start:].strip()
+        value = strip_trailing(value[:-2] if value.endswith('\\,') else value)
+        if value and is_numeric(value) and balanced(unit) and _PLAIN_UNIT_RE.fullmatch(unit) \
+                and not _single_letters(unit) and parse_unit(unit) is not None:
+            return value, Unit(unit, plain=True)
+    return text, None
+
+
+def _single_letters(unit: str) -> bool:
+    words = unit.split()
+    return len(words) > 1 and all(len(w) == 1 for w in words)  # "2 m g" is a product, not metre-grams
+
+
+# --------------------------------------------------------------------------- reading
+
+#: relation spellings -> (kind, flipped): ``>`` is stored as ``<`` with the sides swapped
+RELATIONS = {
+    '=': ('=', False), '\\neq': ('!=', False), '\\ne': ('!=', False), '<': ('<', False), '>': ('<', True),
+    '\\lt': ('<', False), '\\gt': ('<', True), '\\le': ('<=', False), '\\leq': ('<=', False),
+    '\\leqslant': ('<=', False), '\\ge': ('<=', True), '\\geq': ('<=', True), '\\geqslant': ('<=', True),
+    '\\approx': ('approx', False), '\\simeq': ('approx', False), '\\approxeq': ('approx', False),
+    '\\cong': ('approx', False), '\\sim': ('sim', False), '\\propto': ('propto', False), '\\to': ('to', False),
+    '\\rightarrow': ('to', False), '\\longrightarrow': ('to', False), '\\equiv': ('equiv', False),
+    '\\coloneqq': ('=', False), ':=': ('=', False), '\\ll': ('ll', False), '\\gg': ('ll', True),
+    '\\in': ('in', False),
+}
+IMPLIES = ('\\Rightarrow', '\\implies', '\\Longrightarrow', '\\therefore')
+LIST_SEPARATORS = (',', ';', ' and ', '\\quad', '\\qquad', '\\text{and}', '\\text{ and }', '\\text{ and}', '\\text{and }',
+                   '\\\\', '\n', '\\mbox{ and }', '\\textrm{ and }')
+OR_SEPARATORS = ('\\text{ or }', '\\text{or}', '\\text{ or}', '\\text{or }', '\\mbox{ or }', '\\textrm{ or }',
+                 '\\lor', '\\vee', ' or ')
+_CONDITION_RE = re.compile(r'^\s*(\\text\s*\{\s*|\\mbox\s*\{\s*|\\textrm\s*\{\s*)?(for|when|if|where|with|since|as|'
+                           r'assuming|provided|given|because|which|so|i\.e\.|e\.g\.|approximately|approx)\b', re.I)
+_NAME_RE = re.compile(r"^\s*(\\[Dd]elta\s*)?(\\(vec|mathbf|boldsymbol|bm|hat|bar|tilde|dot|ddot|overline|overrightarrow|mathcal)"
+                      r"\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])\s*(_\s*(\{[^{}]*(\{[^{}]*\}[^{}]*)*\}|\\?[A-Za-z0-9]+))?"
+                      r"\s*(\^\s*\{?\s*(\\prime|\*|')+\s*\}?|')*\s*((\\left)?\s*\([^()]*(\\right)?\s*\))?\s*$")
+_NOT_NAMES = frozenset({'\\frac', '\\sqrt', '\\pi', '\\infty', '\\sin', '\\cos', '\\tan', '\\exp', '\\ln', '\\log'})
+_CHOICE_LETTERS = 'ABCDEFGHIJ'
+TRUE_WORDS = frozenset({'yes', 'true', 'correct', 'right', 't', 'y', '是', '对', '正确', '会', '能', '可以', '成立'})
+FALSE_WORDS = frozenset({'no', 'false', 'incorrect', 'wrong', 'f', 'n', '否', '不', '错', '错误', '不会', '不能',
+                         '不对', '不是', '不成立', 'not'})
+
+
+def is_name(text: str) -> bool:
+    """A quantity's name (``T``, ``v_{0,\\max}``, ``\\Delta x``, ``E'``, ``p(\\theta)``, ``\\vec{F}``)."""
+    stripped = re.sub(r'^\\displaystyle\s*', '', text.strip())
+    while stripped.startswith('{') and matching_brace(stripped, 0) == len(stripped) - 1:
+        stripped = stripped[1:-1].strip()
+    if not stripped or stripped.split('_')[0].split('(')[0].strip() in _NOT_NAMES:
+        return False
+    m = re.fullmatch(r'\s*(\\left)?\s*\|(.*)(\\right)?\s*\|\s*', stripped)
+    if m and '|' not in m.group(2):
+        stripped = m.group(2).replace('\\right', '')
+    return bool(_NAME_RE.match(stripped))
+
+
+def extract_answer(response: object, expected: Optional[str] = None) -> Extracted:
+    """The final answer of a response (or of a bare answer: reading an extracted answer gives it back).
+
+    ``expected`` is a dataset's answer type (``TF``, ``MC``, ``IN``, ``EQ``, ``NV``, ``EX``) when it
+    has one: yes/no and option letters are read only when the dataset says so.
+    """
+    if not isinstance(response, str) or not response.strip():
+        return Extracted(Empty(), 'none', '')
+    texts, source = locate(to_latex(response))
+    if not texts:
+        return Extracted(Empty(), 'none', '')
+    if source in ('final_answer_line', 'last_line') or (source == 'whole' and _stated_in_a_sentence(texts[0])):
+        texts = [_sentence_answer(texts[0])]
+    if len(texts) > 1:
+        items = tuple(read_answer(t, expected) for t in texts[-MAX_ITEMS:])
+        items = tuple(i for i in items if not isinstance(i, Empty))
+        shown = ' ; '.join(clean(t) for t in texts)
+        if not items:
+            return Extracted(Empty(), 'none', '')
+        return Extracted(items[0] if len(items) == 1 else Collection('boxes', items), source, shown)
+    answer = read_answer(texts[0], expected)
+    return Extracted(answer, source if not isinstance(answer, Empty) else 'none', clean(texts[0]))
+
+
+extract_final_answer = extract_answer
+
+_MARKDOWN_BOLD_RE = re.compile(r'\*\*([A-Za-z][A-Za-z :]{0,60}:?)\*\*')
+_DELIMITER_RE = re.compile(r'\$\$|(?<!\\)\$|\\\[|\\\]|\\\(|\\\)')
+
+
+def read_reference(text: object, expected: Optional[str] = None) -> Answer:
+    """A dataset's reference answer. Unlike a response it is all answer: boxes are its parts, and
+    otherwise the whole text is read with its math delimiters removed (``$1$ and $2$``); only a long
+    worked solution is searched for its final answer as a response would be."""
+    if not isinstance(text, str) or not text.strip():
+        return Empty()
+    latex = to_latex(text)
+    if boxed_spans(latex) or '\\\\boxed' in latex or (len(latex) > WHOLE_TEXT_MAX_CHARS and _is_long_prose(latex)):
+        return extract_answer(latex, expected).answer
+    return read_answer(_DELIMITER_RE.sub(' ', latex), expected)
+
+
+_JUNK_TAIL_RE = re.compile(r'(?is)\.?\s*(i hope it is correct.*|<\|im_(start|end)\|>.*)$')
+
+
+def _stated_in_a_sentence(text: str) -> bool:
+    """A short prose answer that states a number (``Therefore the speed is 5.``), not a text answer."""
+    return bool(re.search(r'\d', text)) and is_prose(text) and not text_groups(text)
+
+
+def _sentence_answer(line: str) -> str:
+    """An answer stated in a sentence (``The largest $n$ is 34.``): the part after its last ``is``."""
+    line = _JUNK_TAIL_RE.sub('', line.strip())
+    line = re.sub(r'(?i)^\s*(is|are|:)\s+', '', line.strip())
+    spans = math_spans(line)
+    if spans and not is_prose(_outside_math(line, spans)):
+        return line
+    m = None
+    for m in re.finditer(r'(?i)\b(?:is|are|equals|was|be)\b|=', line):
+        pass
+    tail = line[m.end():] if m else line
+    tail = strip_trailing(tail.strip())
+    if tail and not is_prose(tail.replace('$', ' ')):
+        return tail
+    numbers = list(re.finditer(r'(?<![A-Za-z_^\\])[+-]?\d+(?:[.,]\d+)*(?:\s*\\%|%)?', line))
+    last_math = spans[-1] if spans else None
+    if numbers and (last_math is None or numbers[-1].start() > last_math[2]):
+        return numbers[-1].group(0)
+    if last_math:
+        return line[last_math[1]:last_math[2]]
+    return line
+
+
+def _outside_math(text: str, spans) -> str:
+    out, pos = [], 0
+    for _, a, b in sorted(spans, key=lambda s: s[1]):
+        out.append(text[pos:max(pos, a - 1)])
+        pos = b + 1
+    out.append(text[pos:])
+    return ' '.join(out)
+
+
+def read_answer(text: str, expected: Optional[str] = None) -> Answer:
+    """What a located answer text means (see the module docstring)."""
+    text = clean(despace(to_latex(text)))
+    if len(text) > MAX_ANSWER_CHARS:
+        return Unreadable('answer_too_large', text[:200])
+    text = clean(plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text)))
+    if not text:
+        return Empty()
+    if len(text) > MAX_ANSWER_CHARS:
+        return Unreadable('answer_too_large', text[:200])
+    if expected == 'TF':
+        return _truth(text)
+    if expected == 'MC':
+        return _choice(text)
+    return _read(text, expected, 0)
+
+
+def _read(text: str, expected: Optional[str], depth: int) -> Answer:
+    text = _drop_lead_prose(clean(text))
+    if not text:
+        return Empty()
+    if depth > 8:
+        return Unreadable('too_deep', text)
+    rows = _environment_rows(text)
+    if rows is not None:
+        if isinstance(rows, Answer.__args__):  # a matrix
+            return rows
+        return _several([_read(r, expected, depth + 1) for r in rows], 'list')
+    options = [o for o in top_level_split(text, OR_SEPARATORS) if o.strip()]
+    if len(options) > 1 and not is_prose(text.replace('\\text{ or }', ' ')):
+        read: List[Answer] = []
+        for option in options:  # "21, 16 or 11": three alternatives
+            item = _read(option, expected, depth + 1)
+            read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
+        return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
+    if is_prose(text) and not _has_relation(text):
+        return Text(words_of(text), text)
+    items = [i for i in _list_items(text) if i.strip()]
+    if len(items) > 1:
+        read = [_read(i, expected, depth + 1) for i in items]
+        return _several(read, 'list')
+    return _item(items[0] if items else text, expected, depth)
+
+
+def _several(items: Sequence[Answer], kind: str) -> Answer:
+    kept = [i for i in items if not isinstance(i, Empty)]
+    if len(kept) > MAX_ITEMS:
+        return Unreadable('too_many_parts')
+    if not kept:
+        return Empty()
+    return kept[0] if len(kept) == 1 else Collection(kind, tuple(kept))
+
+
+_ENV_RE = re.compile(r'\\begin\s*\{([A-Za-z]+\*?)\}(\s*\{[^{}]*\})?')
+_MATRIX_ENVS = frozenset({'pmatrix', 'bmatrix', 'Bmatrix', 'matrix', 'smallmatrix', 'vmatrix', 'Vmatrix'})
+
+
+def _environment_rows(text: str):
+    """Lines of an ``aligned``/``cases``/``array`` block, a matrix answer, or None."""
+    m = _ENV_RE.search(text)
+    if not m:
+        return None
+    name = m.group(1)
+    end = text.rfind('\\end')
+    if end < m.end():
+        return None
+    inner = text[m.end():end]
+    before, after = text[:m.start()].strip(), re.sub(r'^\\end\s*\{[A-Za-z]+\*?\}', '', text[end:]).strip()
+    rows = [r for r in top_level_split(inner, ('\\\\',)) if r.strip()]
+    rows = [re.sub(r'^\s*\[[^\]]*\]', '', r) for r in rows]  # \\[1mm]
+    bracketed = before.replace('\\left', '').strip() in ('(', '[') and after.replace('\\right', '').strip() in (')', ']')
+    if name.rstrip('*') in _MATRIX_ENVS or (name == 'array' and bracketed):
+        if name.startswith('v') or name.startswith('V'):
+            return Unreadable('determinant', text)
+        if (before or after) and not bracketed:
+            return None  # a matrix inside an expression or a relation: read as such
+        cells = [[c for c in top_level_split(r, ('&',))] for r in rows]
+        width = len(cells[0]) if cells else 0
+        if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
+            return Unreadable('matrix_shape', text)
+        items = tuple(_item(c, None, 1) for r in cells for c in r)
+        return Collection('matrix', items, (len(cells), width))
+    if name.rstrip('*') == 'cases':
+        rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')
+                for r in rows]
+        lead = before.rstrip()
+        if lead.endswith('\\left\\{') or lead.endswith('\\{'):
+            lead = lead.rsplit('\\', 1)[0].replace('\\left', '').strip()
+        if lead:
+            return Unreadable('piecewise', text)
+    out = [r.replace('&', ' ') for r in rows]
+    if before and not before.endswith('='):
+        out = [before] + out
+    return out
+
+
+def _list_items(text: str) -> List[str]:
+    items = []
+    for part in top_level_split(text, LIST_SEPARATORS):
+        part = part.strip()
+        part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
+        if not part or _is_condition(part):
+            continue
+        items.append(part)
+    return _merge_thousands(items)
+
+
+def _merge_thousands(items: List[str]) -> List[str]:
+    """``12,000,023`` (digit groups of three, no spaces) is one number, not three answers."""
+    merged: List[str] = []
+    for item in items:
+        if merged and re.fullmatch(r'\d{3}', item) and re.fullmatch(r'[+-]?\d{1,3}(,\d{3})*', merged[-1]):
+            merged[-1] += ',' + item
+        else:
+            merged.append(item)
+    return [m.replace(',', '') if re.fullmatch(r'[+-]?\d{1,3}(,\d{3})+', m) else m for m in merged]
+
+
+def _is_condition(part: str) -> bool:
+    """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``."""
+    if _CONDITION_RE.match(part):
+        return True
+    group = group_at(part, 0) if part.startswith('(') else None
+    if group and group[1] == len(part) and _has_relation(part[1:-1]) and '=' not in part:
+        return True
+    return False
+
+
+def _has_relation(text: str) -> bool:
+    return len(top_level_split(text, tuple(RELATIONS))) > 1
+
+
+def _item(text: str, expected: Optional[str], depth: int) -> Answer:
+    """One answer without list or ``or`` structure: a relation, a definition or a value."""
+    text = clean(text)
+    text = _drop_lead_prose(text)
+    if not text:
+        return Empty()
+    segments = [s for s in top_level_split(text, IMPLIES) if s.strip()]
+    if len(segments) > 1:
+        text = clean(segments[-1])
+    pieces, kinds = _split_relations(text)
+    if not kinds:
+        return _value(text, expected, depth)
+    if any(not p.strip() for p in pieces):
+        return Unreadable('relation_missing_side', text)
+    if all(k[0] in ('=', 'approx') for k in kinds):
+        approximate = any(k[0] == 'approx' for k in kinds)
+        values = [_value(p, expected, depth) for p in pieces[1:]]
+        if is_name(pieces[0]) or (len(pieces) == 2 and _names_a_number(pieces[0], pieces[1])):
+            return Definition(_compact(pieces[0]), values[-1], approximate, tuple(values[:-1]))
+        if len(pieces) > 2:
+            return Definition('', values[-1], approximate, (_value(pieces[0], expected, depth),) + tuple(values[:-1]))
+        return Relation('approx' if approximate else '=', _value(pieces[0], expected, depth), values[-1])
+    if kinds[0][0] == 'in' and len(kinds) == 1:
+        return Definition(_compact(pieces[0]), _value(pieces[1], 'IN', depth))
+    if len(kinds) == 2 and kinds[0][1] == kinds[1][1] and {k for k, _ in kinds} <= {'<', '<='} \
+            and is_name(pieces[1]):
+        # a < x <= b: x in an interval (a two-sided inequality)
+        lo, hi = (pieces[0], pieces[2]) if not kinds[0][1] else (pieces[2], pieces[0])
+        kind_lo, kind_hi = (kinds[0][0], kinds[1][0]) if not kinds[0][1] else (kinds[1][0], kinds[0][0])
+        piece = (kind_lo == '<=', _value(lo, None, depth), _value(hi, None, depth), kind_hi == '<=')
+        return Definition(_compact(pieces[1]), Interval((piece,)))
+    if len(kinds) == 1:
+        (kind, flipped), = kinds
+        left, right = _value(pieces[0], expected, depth), _value(pieces[1], expected, depth)
+        return Relation(kind, right, left) if flipped else Relation(kind, left, right)
+    return Unreadable('relation_chain', text)
+
+
+def _names_a_number(left: str, right: str) -> bool:
+    """``AB = 4``, ``|AB| = 1``, ``\\frac{NO}{BO} = \\frac{1}{\\sqrt{6}}``: a quantity (no sum on the left)
+    given a number is a definition; ``x + y = 1`` stays an equation."""
+    if not is_numeric(split_unit(right)[0]) or re.search(r'\d', left):
+        return False
+    return not top_level_split(left, ('+', '-'))[1:] and bool(re.search(r'[A-Za-z]', left))
+
+
+def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
+    """Pieces between top-level relations and each relation's (kind, flipped)."""
+    pieces, kinds, start, depth, i, n = [], [], 0, 0, 0, len(text)
     while i < n:
         c = text[i]
         if c == '\\':
             j = command_end(text, i)
-            name = text[i + 1:j]
-            if depth == 0 and ('\\' + name) in separators:
-                parts.append(text[start:i])
+            name = text[i:j]
+            if depth == 0 and name in RELATIONS:
+                pieces.append(text[start:i])
+                kinds.append(RELATIONS[name])
                 start = i = j
                 continue
-            if name in ('left', 'bigl', 'Bigl', 'biggl', 'Biggl'):
+            if name in ('\\{', '\\langle', '\\lbrace', '\\lvert'):
                 depth += 1
-            elif name in ('right', 'bigr', 'Bigr', 'biggr', 'Biggr'):
-                depth -= 1
-            elif name in ('{',):
-                depth += 1
-            elif name in ('}',):
+            elif name in ('\\}', '\\rangle', '\\rbrace', '\\rvert'):
                 depth -= 1
             i = j
             continue
@@ -130,239 +682,139 @@ def top_level_split(text: str, separators: Tuple[str, ...]) -> List[str]:
             depth += 1
         elif c in '})]':
             depth -= 1
-        elif depth == 0:
-            for sep in separators:
-                if not sep.startswith('\\') and text.startswith(sep, i):
-                    parts.append(text[start:i])
-                    start = i = i + len(sep)
-                    break
-            else:
-                i += 1
+        elif depth == 0 and c in '=<>' or (depth == 0 and text.startswith(':=', i)):
+            width = 2 if text.startswith(':=', i) else 1
+            pieces.append(text[start:i])
+            kinds.append(RELATIONS[text[i:i + width]])
+            start = i = i + width
             continue
         i += 1
-    parts.append(text[start:])
-    return parts
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces], kinds
 
 
-def right_hand_side(text: str) -> str:
-    """The part after the last top-level relation; the text itself when there is none."""
-    seps = ('=', '<', '>') + tuple('\\' + name for name in RELATION_COMMANDS)
-    parts = top_level_split(text, seps)
-    for part in reversed(parts):
-        if part.strip():
-            return part.strip()
-    return text.strip()
-
-
-# --------------------------------------------------------------------------- units
-
-_UNIT_GROUP_RE = re.compile(r'((\\mu|μ|µ)\s*(?=\\(text|mathrm|textrm|rm|mbox)\b)|\\(text|mathrm|textrm|rm|mbox|operatorname|mathit)\b|\{\\rm\b|\^\s*\{?\s*\\circ|\\circ|\\degree|\\%|%|°)')
-_TEXT_UNIT_RE = re.compile(r'^\\(text|mathrm|rm|mbox)\s*\{\s*[A-Za-zÅΩμ°/.\s^0-9-]{1,12}\}\s*$')
-_NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|right|,|;|!| |quad|approx|sim)')
-_PLAIN_UNIT_RE = re.compile(r'(?:(?<=\d)|\s+|\\,)((?:\\(?:mu|micro)\s*)?(?:\\Omega|\\AA|[A-Za-zµμΩÅ°])'
-                            r'[A-Za-z0-9µμΩÅ°/^*.·\-{}()\s]*)$')
-
-
-def _is_numeric(text: str) -> bool:
-    stripped = _NUMERIC_CMDS_RE.sub(' ', text)
-    stripped = re.sub(r'(?<=\d)[eE](?=[+-]?\d)', ' ', stripped)
-    return bool(re.search(r'\d', stripped)) and not re.search(r'[A-Za-z]', stripped)
-
-
-MAX_UNIT_CHARS = 200
-"""A unit (``\\text{kg}\\cdot\\text{m}^{2}\\,\\text{s}^{-2}``) is looked for in this many final characters."""
-
-
-def split_unit(text: str) -> Tuple[str, str, str]:
-    """``(value, unit, unit_style)``: a trailing unit split off when it is a known unit."""
-    from .units import parse_unit  # pint is imported only when a candidate unit appears
-
-    text = text.strip()
-    # a unit is short and trailing: only groups near the end are candidates (keeps this linear)
-    candidates = [m.start() for m in _UNIT_GROUP_RE.finditer(text, max(0, len(text) - MAX_UNIT_CHARS))]
-    for start in candidates:
-        value, unit = text[:start].strip(), text[start:].strip()
-        if not value or _unbalanced(value) or _unbalanced(unit):
-            continue
-        value = _TRAILING_RE.sub('', value)
-        value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', value).strip()
-        if value and (parse_unit(unit) is not None or (_is_numeric(value) and _TEXT_UNIT_RE.match(unit))):
-            # a known unit, or any word in \text{} right after a number ("kWhr"): kept as the
-            # unit, compared by value when pint does not know it
-            return value, unit, 'latex'
-    m = _PLAIN_UNIT_RE.search(text)
-    if m:
-        value, unit = text[:m.start()].strip(), m.group(1).strip()
-        if value and _is_numeric(value) and not _unbalanced(unit) and _plain_unit_ok(unit):
-            if parse_unit(unit) is not None:
-                return _TRAILING_RE.sub('', value), unit, 'plain'
-    return text, '', ''
-
-
-def _plain_unit_ok(unit: str) -> bool:
-    # "2 m g" is more likely a product of symbols than metre-grams
-    words = re.split(r'\s+', unit.strip())
-    return not (len(words) > 1 and all(len(w) == 1 for w in words))
-
-
-def _unbalanced(text: str) -> bool:
-    depth = 0
-    for i, c in enumerate(text):
-        if c == '{' and (i == 0 or text[i - 1] != '\\'):
-            depth += 1
-        elif c == '}' and (i == 0 or text[i - 1] != '\\'):
-            depth -= 1
-            if depth < 0:
-                return True
-    return depth != 0
-
-
-# --------------------------------------------------------------------------- extraction
-
-def _last_match(patterns, text: str) -> Optional[str]:
-    best, best_end = None, -1
-    for pattern in patterns:
-        for m in pattern.finditer(text):
-            if m.end() > best_end:
-                best, best_end = m.group(m.lastindex), m.end()
-    return best
-
-
-def _locate(response: str) -> Tuple[str, str]:
-    """(answer text, source) before relation/unit handling."""
-    boxes = boxed_contents(response)
-    if boxes:
-        return boxes[-1], 'boxed'
-    finals = list(_FINAL_RE.finditer(response))
-    if finals:
-        tail = response[finals[-1].end():].lstrip(' \t*:：')
-        line = tail.split('\n\n')[0].strip()
-        # a display formula right after the phrase may contain blank lines itself
-        opening = next((m for m in (regex.match(tail.lstrip()) for regex in _DISPLAY_RES) if m), None)
-        inner = (opening.group(opening.lastindex) if opening else None) \
-            or _last_match(_DISPLAY_RES, line) or _last_match(_INLINE_RES, line)
-        if inner is not None:
-            return inner, 'final_answer_line'
-        if line:
-            return line.split('\n')[0], 'final_answer_line'
-    display = _last_match(_DISPLAY_RES, response)
-    if display is not None:
-        return display, 'display'
-    inline = _last_match(_INLINE_RES, response)
-    if inline is not None:
-        return inline, 'inline'
-    if len(response) <= WHOLE_TEXT_MAX_CHARS or not _PROSE_RE.search(response):
-        return response, 'whole'
-    # long prose with no formula: its last line, if it is short enough to be an answer
-    lines = [line.strip() for line in response.strip().splitlines() if line.strip()]
-    if lines and len(lines[-1]) <= WHOLE_TEXT_MAX_CHARS:
-        return lines[-1], 'last_line'
-    return '', 'none'
-
-
-def clean_answer_text(text: str) -> str:
-    """Strip math delimiters, labels, trailing punctuation and an outer pair of braces."""
-    text = text.strip()
-    for _ in range(3):
-        before = text
-        text = re.sub(r'^(\$\$|\$|\\\[|\\\()\s*', '', text)
-        text = re.sub(r'\s*(\$\$|\$|\\\]|\\\))$', '', text)
-        text = _WRAPPER_RE.sub('', text)
-        text = _LABEL_RE.sub('', text)
-        text = _LEADING_RE.sub('', text)
-        text = _TRAILING_RE.sub('', text).strip()
-        if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
-            text = text[1:-1].strip()
-        boxes = boxed_contents(text)
-        if len(boxes) == 1 and _BOX_RE.match(text) and matching_brace(text, text.index('{')) == len(text) - 1:
-            text = boxes[0].strip()
-        if text == before:
-            break
-    return text
-
-
-def _first_segment(text: str) -> str:
-    """Keep the first part before a top-level ``\\quad``/``,\\text{...}`` condition."""
-    parts = [p for p in top_level_split(text, ('\\quad', '\\qquad')) if p.strip()]
-    if len(parts) > 1:
-        text = parts[0]
-    m = re.search(r',?\s*\\(text|mbox)\{\s*(for|when|if|where|with|since|as|and|or)\b', text)
-    if m and m.start() > 0:
-        text = text[:m.start()]
-    m = re.search(r'\s*\(\s*\\text\{\s*(for|when|if|where|approximately|approx)', text)
-    if m and m.start() > 0:
-        text = text[:m.start()]
-    return text
-
-
-#: A sentence leading into the formula (``\\text{The momentum is about }0.82\\text{ GeV/c}``): two or
-#: more words in one ``\\text{}`` with math after it; the words go, the formula stays.
 _LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
-_SPACED_RE = re.compile(r'\\ [A-Za-z] [A-Za-z] ')
 
 
-def despace(text: str) -> str:
-    """``\\ f r a c { 1 } { 2 }`` (a space after every character) back to ``\\frac{1}{2}``."""
-    if _SPACED_RE.search(text) and text.count(' ') > 0.4 * len(text):
-        return re.sub(r'\s+', '', text)
-    return text
+def _drop_lead_prose(text: str) -> str:
+    """``\\text{The momentum is about }0.82\\text{ GeV/c}``: the sentence goes, the formula stays."""
+    m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
+    return text[m.end():].strip() if m else text
 
 
-def extract_answer_text(text: str, source: str = 'none') -> ExtractedAnswer:
-    """Relation and unit handling on an already located answer text."""
-    text = clean_answer_text(despace(text))
-    text = _LEAD_PROSE_RE.sub('', text, count=1) if _LEAD_PROSE_RE.match(text) else text
-    text = _first_segment(text)
-    sides = top_level_split(text, ('=',))
-    left = clean_answer_text(sides[0]) if len(sides) == 2 and sides[1].strip() else ''
-    text = clean_answer_text(right_hand_side(text))
-    value, unit, style = split_unit(text)
-    value = clean_answer_text(value)
-    return ExtractedAnswer(expression=value, unit=unit, source=source if value else 'none',
-                           unit_style=style if value else '', left_side=left if value else '')
+def _compact(text: str) -> str:
+    return re.sub(r'\s+', '', re.sub(r'\\[,;:! ]|\\left|\\right', '', text))
 
 
-def extract_final_answer(response: str) -> ExtractedAnswer:
-    """The final answer of a model response (or of a bare answer: extraction is idempotent)."""
-    if not response or not response.strip():
-        return ExtractedAnswer(expression='', source='none')
-    located, source = _locate(response)
-    return extract_answer_text(located, source)
+def _value(text: str, expected: Optional[str], depth: int) -> Answer:
+    """A value: a tuple, interval, set or ratio, ``\\pm`` branches, or an expression with its unit."""
+    text = _drop_lead_prose(clean(text))
+    if not text:
+        return Empty()
+    bracketed = _bracketed(text, expected, depth)
+    if bracketed is not None:
+        return bracketed
+    ratio = [p for p in top_level_split(text, (':',)) if p.strip()]
+    if len(ratio) > 1 and ':=' not in text:
+        return Collection('ratio', tuple(_value(p, None, depth + 1) for p in ratio[:MAX_ITEMS]))
+    if re.search(r'\\pm(?![A-Za-z])|\\mp(?![A-Za-z])', text):
+        return _plus_minus(text, expected, depth)
+    value, unit = split_unit(text)
+    return Value(strip_trailing(value), unit)
 
 
-def extract_all_answers(response: str) -> List[ExtractedAnswer]:
-    """Every answer of a multi-answer response: all boxes, or the final answer's list items."""
-    if not response or not response.strip():
-        return []
-    boxes = boxed_contents(response)
-    if len(boxes) > 1:
-        return [extract_answer_text(box, 'boxed') for box in boxes]
-    located, source = _locate(response)
-    located = _unwrap_environments(clean_answer_text(located))
-    items = []
-    for line in top_level_split(located, ('\\\\',)):
-        items.extend(p for p in top_level_split(line, (',', ';', '\\quad', '\\qquad', '\\text{and}',
-                                                     '\\text{ and }')) if p.strip())
-    answers = [extract_answer_text(item, source) for item in items if not _LABEL_ONLY_RE.match(item)]
-    answers = [a for a in answers if not a.empty]
-    return answers or [extract_answer_text(located, source)]
+def _bracketed(text: str, expected: Optional[str], depth: int) -> Optional[Answer]:
+    """``(a, b)`` tuple, ``[a, b)`` interval (unions with ``\\cup``), ``\\{a, b\\}`` set, or None."""
+    plain = re.sub(r'\\(left|right|big|Big|bigl|bigr|Bigl|Bigr)(?![A-Za-z])\s*', '', text).strip()
+    plain = plain.replace('\\lbrack', '[').replace('\\rbrack', ']')
+    if plain.startswith('\\{') or plain.startswith('\\lbrace'):
+        opener = 2 if plain.startswith('\\{') else 7
+        inner_end = plain.rfind('\\}') if plain.endswith('\\}') else plain.rfind('\\rbrace') if plain.endswith('\\rbrace') else -1
+        if inner_end > 0 and not top_level_split(plain[opener:inner_end], ('\\}',))[1:]:
+            items = [i for i in top_level_split(plain[opener:inner_end], (',', ';')) if i.strip()]
+            return Collection('set', tuple(_item(i, None, depth + 1) for i in items[:MAX_ITEMS]))
+        return None
+    pieces = [p.strip() for p in top_level_split(plain, ('\\cup',))]
+    intervals = []
+    for piece in pieces:
+        if len(piece) < 3 or piece[0] not in '([' or piece[-1] not in ')]':
+            return None
+        if _group_end(piece) != len(piece):
+            return None
+        ends = top_level_split(piece[1:-1], (',',))
+        if len(pieces) == 1 and piece[0] == '(' and piece[-1] == ')' and expected != 'IN':
+            if len(ends) < 2:
+                return None
+            return Collection('tuple', tuple(_item(e, None, depth + 1) for e in ends[:MAX_ITEMS]))
+        if len(ends) != 2 or not all(e.strip() for e in ends):
+            return None
+        intervals.append((piece[0] == '[', _value(ends[0], None, depth + 1), _value(ends[1], None, depth + 1),
+                          piece[-1] == ']'))
+    if len(pieces) == 1 and plain[0] == '[' and plain[-1] == ']' and expected not in ('IN',):
+        ends = top_level_split(plain[1:-1], (',',))
+        if len(ends) != 2:
+            return Collection('tuple', tuple(_item(e, None, depth + 1) for e in ends[:MAX_ITEMS]))
+    return Interval(tuple(intervals)) if intervals else None
 
 
-_ENV_RE = re.compile(r'\\(begin|end)\{[a-zA-Z*]+\}(\{[^{}]*\})?')
+def _group_end(text: str) -> int:
+    """End of the bracket group that opens ``text``, treating ``(`` and ``[`` alike (``[a, b)``)."""
+    depth = 0
+    for j, c in enumerate(text):
+        if c in '([':
+            depth += 1
+        elif c in ')]':
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return -1
 
 
-def _unwrap_environments(text: str) -> str:
-    """Lines of ``aligned``/``array``/``cases`` blocks as ``\\\\``-separated items."""
-    text = _ENV_RE.sub(' ', text)
-    text = re.sub(r'\\\\\s*\[[^\]]*\]', r'\\\\', text)  # \\[1mm]
-    return text.replace('&', ' ')
+def _plus_minus(text: str, expected: Optional[str], depth: int) -> Answer:
+    """``a \\pm b`` -> the set of both values (signs of several ``\\pm`` move together, ``\\mp`` opposite)."""
+    def branch(sign: int) -> str:
+        def swap(m: 're.Match[str]') -> str:
+            plus = (m.group(0) == '\\pm') == (sign > 0)
+            return ' + ' if plus else ' - '
+        return re.sub(r'\\pm(?![A-Za-z])|\\mp(?![A-Za-z])', swap, text)
+    options = []
+    for sign in (1, -1):
+        value, unit = split_unit(branch(sign).strip())
+        value = re.sub(r'^\s*\+\s*', '', value)
+        options.append(Value(strip_trailing(value), unit))
+    return Alternatives(tuple(options), 'pm')
+
+
+def _truth(text: str) -> Answer:
+    words = words_of(text).split()
+    if not words:
+        return Unreadable('not_yes_no', text)
+    first = words[0]
+    if first in TRUE_WORDS:
+        return Truth(True)
+    if first in FALSE_WORDS:
+        return Truth(False)
+    for word in sorted(FALSE_WORDS | TRUE_WORDS, key=len, reverse=True):
+        if not word.isascii() and first.startswith(word):
+            return Truth(word in TRUE_WORDS)
+    return Unreadable('not_yes_no', text)
+
+
+def _choice(text: str) -> Answer:
+    plain = words_of(text).upper()
+    plain = re.sub(r'\b(OPTIONS?|CHOICES?|ANSWER|AND|OR|IS|THE)\b|选项|答案|和|或', ' ', plain)
+    tokens = plain.split()
+    if tokens and all(re.fullmatch(f'[{_CHOICE_LETTERS}]+', t) for t in tokens):
+        letters = ''.join(tokens)
+        if len(set(letters)) == len(letters):
+            return Choice(frozenset(letters))
+    m = re.match(rf'\s*\(?([{_CHOICE_LETTERS}])(\)|\.|:|\s|$)', re.sub(r'\\text\s*\{|[{}$]', '', text.upper()))
+    return Choice(frozenset(m.group(1))) if m else Unreadable('no_option_letter', text)
 
 
 # --------------------------------------------------------------------------- labelled parts
 
 _ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
-#: a part label where a part can start: the text start, a new line (``\\``, newline), a column
-#: (``&``), or after ``;``/``,``/``\quad``; written ``(a)``, ``\text{(a)}``, ``\textbf{(a) ...}``
 _PART_LABEL_RE = re.compile(
     r'(?:^|(?<=\\\\)|(?<=\n)|(?<=&)|(?<=;)|(?<=,)|(?<=\\quad)|(?<=\\qquad)|(?<=\]))'
     r'(?P<lead>(?:\s|&|\\[,;:! ]|\\quad|\\qquad)*)'
@@ -383,13 +835,15 @@ def labelled_parts(response: str) -> List[str]:
 
     Labels are ``(a)``/``(i)``/``(1)`` (bare or in ``\\text{}``/``\\textbf{}``) where a part can
     start (text start, a new ``\\\\`` line, a ``&`` column, after ``;``/``,``/``\\quad``), and must
-    run in sequence from the first one (a, b, c or i, ii, iii): a ``(r)`` in ``E(r)``, or a
-    nested ``(i)`` inside part (b), does not split. Text before the first label is dropped; a
-    label's own words (``\\text{(a) Impossible}``) stay in its part. Fewer than two labels: [].
+    run in sequence from the first one: a ``(r)`` in ``E(r)``, or a nested ``(i)`` inside part (b),
+    does not split. Text before the first label is dropped. Fewer than two labels: [].
     """
-    if not response or not response.strip():
+    if not isinstance(response, str) or not response.strip():
         return []
-    located, _ = _locate(response)
+    texts, _ = locate(to_latex(response))
+    if not texts:
+        return []
+    located = ' \\\\ '.join(texts)
     text = _hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip()))
     found = []
     for m in _PART_LABEL_RE.finditer(text):
@@ -440,9 +894,9 @@ def _hoist_labels(text: str) -> str:
             out.append('\\text{%s}' % content[:cuts[0].start()])
         for index, cut in enumerate(cuts):
             stop = cuts[index + 1].start() if index + 1 < len(cuts) else len(content)
-            piece = re.sub(r'(\s|[,;.]|\\quad|\\qquad)+$', '', content[cut.end():stop])
+            piece = strip_trailing(content[cut.end():stop])
             if re.fullmatch(r'\s*[+-]?\d+(\.\d+)?\s*', piece):
-                out.append('\n(%s) %s' % (cut.group(1), piece.strip()))  # \text{(a) 0; ...}: a number
+                out.append('\n(%s) %s' % (cut.group(1), piece.strip()))
             else:
                 out.append('\n(%s)' % cut.group(1) + ('\\text{%s}' % piece if piece.strip() else ''))
         pos = close + 1
@@ -452,10 +906,11 @@ def _hoist_labels(text: str) -> str:
 
 def _strip_part_edges(text: str) -> str:
     """A part's text without the separators around it (``&``, ``\\\\[1mm]``, ``;``, ``\\quad``)."""
-    text = re.sub(r'^(\s|&|:|\\[,;:! ]|\\quad|\\qquad)+', '', text)
+    text = strip_leading(text).lstrip('&: ')
     previous = None
     while previous != text:
         previous = text
-        text = re.sub(r'(\s|&|[;,.]|\\[,;:! ]|\\quad|\\qquad|\\\\(\s*\[[^\]]*\])?)+$', '', text)
-        text = re.sub(r'\\end\{[a-zA-Z*]+\}$', '', text)
+        text = strip_trailing(text, '&').rstrip()
+        text = re.sub(r'\\\\\s*(\[[^\]]*\])?$', '', text).rstrip()
+        text = re.sub(r'\\end\{[a-zA-Z*]+\}$', '', text).rstrip()
     return text.strip()

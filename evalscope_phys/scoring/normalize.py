@@ -1,97 +1,73 @@
-"""LaTeX normalisation: any answer's LaTeX -> one canonical LaTeX string (pure string work).
+"""LaTeX of one value -> one canonical LaTeX string (pure string work, no evaluation).
 
-A small tokenizer turns the answer into a token tree; a rewriter emits canonical LaTeX in which
-every physics symbol (``v_0``, ``\\omega_{\\max}``, ``\\dot{x}'``) is one ``\\variable{name}`` token,
-``\\left``/``\\right`` and spacing are gone, ``\\dfrac`` is ``\\frac``, ``\\times`` is ``\\cdot``, ``\\log``
-is ``\\ln``, Greek variants are one letter, and the rule for ``e`` is applied (see :mod:`.latex`).
+A small tokenizer turns the value into a token tree; a rewriter emits canonical LaTeX in which every
+physics symbol (``v_0``, ``\\omega_{\\max}``, ``\\dot{x}'``) is one ``\\variable{name}`` token, ``\\dfrac``
+is ``\\frac``, ``\\log`` is ``\\ln``, Greek variants are one letter and the rule for ``e`` is applied.
+
+What is kept because it carries meaning (the old normaliser threw it away):
+
+* an explicit space (``\\,``, ``\\;``, ``\\quad``) becomes ``\\sp``: it ends a function's argument, so
+  ``\\sin\\theta\\,\\frac{a}{b}`` is ``\\sin(\\theta)\\,a/b``;
+* ``\\times`` stays ``\\times`` (the parser reads it as a cross product between vectors);
+* vectors are their own symbols: ``\\vec{v_0}`` = ``\\mathbf v_0`` = ``vec:v_0``, ``\\hat{r}`` =
+  ``\\mathbf{e}_r`` = ``vec:e_r``;
+* a function value ``I(0)``, ``v(t_0)``, ``E(r)`` (a name applied to one simple argument) is one
+  opaque symbol ``fn:I(0)``, never ``I`` times 0;
+* a derivative written as a fraction (``\\frac{dx}{dt}``, ``\\frac{\\partial^2 f}{\\partial x^2}``) is
+  one opaque symbol ``d:x/t``: the d's never cancel; an expectation ``\\langle E^2\\rangle`` is
+  ``avg:...``.
+
+What the reader cannot represent (integrals, sums, limits, ``\\nabla``, ``\\pm`` inside a value,
+words inside a formula, an operator ``\\frac{d}{dt}``) raises :class:`LatexError` with
+``unsupported=True``: the comparator then decides structurally or leaves the answer undecided.
+Malformed text (unbalanced braces, a missing argument) raises it with ``unsupported=False``.
 """
 from __future__ import annotations
 
 import re
 from typing import List, Optional, Tuple, Union
 
-from .extract import command_end, despace
-
-# Greek letters become symbol names; \pi stays the number pi.
-GREEK = {
-    'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta',
-    'iota', 'kappa', 'varkappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'varpi', 'rho', 'varrho',
-    'sigma', 'varsigma', 'tau', 'upsilon', 'phi', 'varphi', 'chi', 'psi', 'omega',
-    'Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Upsilon', 'Phi', 'Psi', 'Omega',
-    'varGamma', 'varDelta', 'varTheta', 'varLambda', 'varXi', 'varPi', 'varSigma', 'varUpsilon',
-    'varPhi', 'varPsi', 'varOmega',
-}
-
-
-def greek_name(command: str) -> str:
-    """Symbol name of a Greek command; variant forms are the same symbol (\\varepsilon is \\epsilon)."""
-    if command.startswith('var') and command[3:] in GREEK:
-        command = command[3:]
-    return 'varpi' if command == 'pi' else command
-
-
-OTHER_SYMBOLS = {'hbar', 'ell', 'nabla', 'partial', 'aleph', 'wp', 'Re', 'Im', 'imath', 'jmath',
-                 'mho', 'AA', 'angstrom'}
-FUNCTIONS = {
-    'sin', 'cos', 'tan', 'csc', 'sec', 'cot', 'arcsin', 'arccos', 'arctan', 'arccsc', 'arcsec',
-    'arccot', 'sinh', 'cosh', 'tanh', 'arsinh', 'arcosh', 'artanh', 'arcsinh', 'arccosh',
-    'arctanh', 'exp', 'ln', 'log', 'sqrt', 'max', 'min',
-}
-FUNCTION_ALIASES = {'asin': 'arcsin', 'acos': 'arccos', 'atan': 'arctan', 'asinh': 'arsinh',
-                    'acosh': 'arcosh', 'atanh': 'artanh', 'tg': 'tan', 'ctg': 'cot', 'cotg': 'cot',
-                    'sh': 'sinh', 'ch': 'cosh', 'th': 'tanh', 'lg': 'log10', 'coth': 'coth',
-                    'sech': 'sech', 'csch': 'csch', 'erf': 'erf', 'sinc': 'sinc', 'sgn': 'sign'}
-# Functions the grammar lacks, written as powers/ratios of ones it has.
-FUNCTION_REWRITES = {'coth': r'\frac{1}{\tanh{%s}}', 'sech': r'\frac{1}{\cosh{%s}}',
-                     'csch': r'\frac{1}{\sinh{%s}}', 'log10': r'\log_{10}{%s}'}
-SPACING = {',', ';', ':', '!', ' ', 'quad', 'qquad', 'displaystyle', 'textstyle', 'scriptstyle',
-           'limits', 'nolimits', 'enspace', 'thinspace', 'medspace', 'thickspace', 'negthinspace',
-           'negmedspace', 'negthickspace', 'hspace', 'mathstrut', 'strut', 'nonumber', 'notag',
-           'hfill', 'phantom', 'vphantom', 'hphantom'}
-SIZING = {'left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', 'bigr', 'Bigl', 'Bigr', 'biggl',
-          'biggr', 'Biggl', 'Biggr', 'bigm', 'Bigm', 'middle'}
-TEXT_COMMANDS = {'text', 'textrm', 'textit', 'textnormal', 'mathrm', 'operatorname', 'rm', 'mbox',
-                 'textbf', 'mathsf', 'textsf', 'mathtt', 'texttt', 'mathit', 'it'}
-FONT_COMMANDS = {'mathbf', 'boldsymbol', 'bm', 'pmb', 'mathbfit', 'bf', 'boldmath'}
-ACCENTS = {'vec': 'vec', 'overrightarrow': 'vec', 'hat': 'hat', 'widehat': 'hat', 'dot': 'dot',
-           'ddot': 'ddot', 'bar': 'bar', 'overline': 'bar', 'tilde': 'tilde', 'widetilde': 'tilde',
-           'mathcal': 'cal', 'mathscr': 'scr', 'mathbb': 'bb', 'mathfrak': 'frak', 'check': 'check',
-           'breve': 'breve', 'acute': 'acute', 'grave': 'grave', 'underline': 'bar'}
-#: coordinate directions whose unit vector is written \hat{r} or \mathbf{e}_r (both become e_r)
-UNIT_DIRECTIONS = {'r', 'theta', 'vartheta', 'phi', 'varphi', 'rho', 'x', 'y', 'z'}
-_ARG_WRAPPERS = set(ACCENTS) | TEXT_COMMANDS | FONT_COMMANDS
-FRACTIONS = {'frac', 'dfrac', 'tfrac', 'cfrac'}
-MULTIPLY = {'cdot', 'times', 'ast', 'cross', 'bullet', 'centerdot'}
-DELIMITER_CMDS = {'{': '(', '}': ')', 'lbrace': '(', 'rbrace': ')', 'langle': '(', 'rangle': ')',
-                  'lbrack': '[', 'rbrack': ']', 'lvert': '|', 'rvert': '|', 'vert': '|', '|': '|',
-                  'lfloor': r'\lfloor ', 'rfloor': r'\rfloor ', 'lceil': r'\lceil ',
-                  'rceil': r'\rceil '}
-UNICODE = {
-    '√': r'\sqrt', 'π': r'\pi ', '×': r'\times ', '·': r'\cdot ', '⋅': r'\cdot ', '−': '-',
-    '–': '-', '∞': r'\infty ', '²': '^{2}', '³': '^{3}', '¹': '^{1}', '⁴': '^{4}', '⁻': '^{-}',
-    '½': r'\frac{1}{2}', '∼': r'\sim ', '≈': r'\approx ', '≤': r'\leq ', '≥': r'\geq ',
-    '≠': r'\neq ', '±': r'\pm ', '∓': r'\mp ', 'ℏ': r'\hbar ', 'ħ': r'\hbar ', '°': r'^{\circ}', '′': "'",
-    '\u2003': ' ', '\u2002': ' ', '\u2009': ' ', '\u00a0': ' ', '\u202f': ' ',
-    'α': r'\alpha ', 'β': r'\beta ', 'γ': r'\gamma ', 'δ': r'\delta ', 'ε': r'\varepsilon ',
-    'ϵ': r'\varepsilon ', 'ζ': r'\zeta ', 'η': r'\eta ', 'θ': r'\theta ', 'ι': r'\iota ',
-    'κ': r'\kappa ', 'λ': r'\lambda ', 'μ': r'\mu ', 'ν': r'\nu ', 'ξ': r'\xi ', 'ρ': r'\rho ',
-    'σ': r'\sigma ', 'τ': r'\tau ', 'υ': r'\upsilon ', 'φ': r'\phi ', 'ϕ': r'\phi ', 'χ': r'\chi ',
-    'ψ': r'\psi ', 'ω': r'\omega ', 'Γ': r'\Gamma ', 'Δ': r'\Delta ', 'Θ': r'\Theta ',
-    'Λ': r'\Lambda ', 'Ξ': r'\Xi ', 'Π': r'\Pi ', 'Σ': r'\Sigma ', 'Φ': r'\Phi ', 'Ψ': r'\Psi ',
-    'Ω': r'\Omega ',
-}
-_UNICODE_RE = re.compile('|'.join(re.escape(k) for k in UNICODE))
-_E_NOTATION_RE = re.compile(r'(?<![A-Za-z_\\])(\d+(?:\.\d*)?|\.\d+)[eE]([+-]?\d{1,4})(?![\d.A-Za-z])')
+from .scan import command_end, despace
+from .vocabulary import (ACCENTS, BOLD_COMMANDS, CROSS, DELIMITERS, FRACTIONS, FUNCTION_ALIASES,
+                         FUNCTION_REWRITES, FUNCTIONS, GREEK, INVISIBLE, MULTIPLY, OTHER_SYMBOLS,
+                         RELATION_COMMANDS, SIZING, SPACING, TEXT_COMMANDS, UNIT_DIRECTIONS, UNSUPPORTED,
+                         VECTOR_ACCENTS, greek_name)
 
 Token = Tuple[str, Union[str, list]]  # ('cmd', name) | ('chr', c) | ('num', digits) | ('grp', [..]) | ('ws', ' ')
+_E_NOTATION_RE = re.compile(r'(?<![A-Za-z_\\])(\d+(?:\.\d*)?|\.\d+)[eE]([+-]?\d{1,4})(?![\d.A-Za-z])')
+_ARG_WRAPPERS = set(ACCENTS) | set(VECTOR_ACCENTS) | TEXT_COMMANDS | BOLD_COMMANDS
+VECTOR = 'vec:'
+"""Name prefix of vector symbols."""
+
+
+def is_vector_name(name: str) -> bool:
+    """A vector symbol's name (``vec:v_0``)."""
+    return name.startswith(VECTOR)
+
+
+def is_opaque_name(name: str) -> bool:
+    """An opaque symbol's name: a function value ``fn:I(0)``, a derivative ``d:x/t``, an expectation
+    ``avg:..``, a cross product ``cross:..``, a norm ``norm:..`` -- values the engine cannot look inside."""
+    return ':' in name and not name.startswith(VECTOR)
 
 
 class LatexError(ValueError):
-    """The text cannot be turned into an expression; ``reason`` is machine-readable."""
+    """The text cannot be turned into an expression; ``reason`` is machine-readable.
 
-    def __init__(self, reason: str, detail: str = '') -> None:
+    ``unsupported`` is True when the text is meaningful but outside what the engine represents
+    (the answer is then undecided, not wrong); False when it is malformed. ``too_large`` marks a
+    size or nesting limit (:mod:`.limits`).
+    """
+
+    def __init__(self, reason: str, detail: str = '', unsupported: bool = False, too_large: bool = False) -> None:
         super().__init__(f'{reason}: {detail}' if detail else reason)
         self.reason = reason
+        self.unsupported = unsupported
+        self.too_large = too_large
+
+
+def _unsupported(reason: str, detail: str = '') -> LatexError:
+    return LatexError(reason, detail, unsupported=True)
 
 
 # --------------------------------------------------------------------------- tokenizer
@@ -117,7 +93,7 @@ def tokenize(text: str) -> List[Token]:
             i += 1
         elif c.isdigit() or (c == '.' and i + 1 < n and text[i + 1].isdigit()):
             j = i
-            while j < n and (text[j].isdigit() or text[j] == '.'):
+            while j < n and (text[j].isdigit() or (text[j] == '.' and j + 1 < n and text[j + 1].isdigit())):
                 j += 1
             stack[-1].append(('num', text[i:j]))
             i = j
@@ -140,7 +116,8 @@ def plain_text(tokens: List[Token]) -> str:
         if kind == 'grp':
             out.append(plain_text(value))
         elif kind == 'cmd':
-            if value in SPACING or value in SIZING or value in TEXT_COMMANDS or value in FONT_COMMANDS:
+            if value in SPACING or value in SIZING or value in TEXT_COMMANDS or value in BOLD_COMMANDS \
+                    or value in INVISIBLE:
                 continue
             out.append(greek_name(value) if value in GREEK else value if value.isalpha() else '')
         elif kind == 'ws':
@@ -154,22 +131,35 @@ def _name(text: str) -> str:
     return re.sub(r'[^A-Za-z0-9]', '', text)
 
 
+_VARIABLE_RE = re.compile(r'^\\variable\{([^{}]*)\}$')
+
+
 # --------------------------------------------------------------------------- rewriter
 
 class _Rewriter:
     """Emits canonical LaTeX from a token list (see the module docstring)."""
 
-    def __init__(self, tokens: List[Token]) -> None:
+    def __init__(self, tokens: List[Token], depth: int = 0) -> None:
+        if depth > 60:
+            raise LatexError('too_deep', too_large=True)
         self.tokens = tokens
+        self.depth = depth
         self.i = 0
         self.out: List[str] = []
 
     # -- token helpers
-    def peek(self, skip_ws: bool = True) -> Optional[Token]:
+    def peek(self, skip_ws: bool = True, offset: int = 0) -> Optional[Token]:
         j = self.i
-        while skip_ws and j < len(self.tokens) and self.tokens[j][0] == 'ws':
+        seen = 0
+        while j < len(self.tokens):
+            if skip_ws and self.tokens[j][0] == 'ws':
+                j += 1
+                continue
+            if seen == offset:
+                return self.tokens[j]
+            seen += 1
             j += 1
-        return self.tokens[j] if j < len(self.tokens) else None
+        return None
 
     def take(self, skip_ws: bool = True) -> Optional[Token]:
         while skip_ws and self.i < len(self.tokens) and self.tokens[self.i][0] == 'ws':
@@ -196,15 +186,43 @@ class _Rewriter:
             return [tok] + ([nxt] if nxt else [])
         return [tok]
 
-    @staticmethod
-    def emit_tokens(tokens: List[Token]) -> str:
-        rw = _Rewriter(list(tokens))
+    def take_parenthesised(self) -> Optional[List[Token]]:
+        """The tokens inside a balanced ``( .. )`` that starts here (plain-text ``sqrt(2gh)``), or None."""
+        if self.peek() != ('chr', '('):
+            return None
+        self.take()
+        depth, inner = 1, []
+        while True:
+            tok = self.take(skip_ws=False)
+            if tok is None:
+                raise LatexError('unbalanced_parentheses')
+            if tok == ('chr', '('):
+                depth += 1
+            elif tok == ('chr', ')'):
+                depth -= 1
+                if depth == 0:
+                    return inner
+            inner.append(tok)
+
+    def emit(self, tokens: List[Token]) -> str:
+        rw = _Rewriter(list(tokens), self.depth + 1)
         rw.run()
         return ''.join(rw.out)
 
+    def name_of(self, tokens: List[Token]) -> str:
+        """The symbol name ``tokens`` stand for (``v_0`` -> ``v_0``), or their letters."""
+        try:
+            canonical = re.sub(r'\s+', '', self.emit(tokens))
+        except LatexError:
+            canonical = ''
+        m = _VARIABLE_RE.match(canonical)
+        if m:
+            return m.group(1)
+        return _name(plain_text(tokens))
+
     # -- symbols
     def symbol(self, base: str) -> None:
-        """Emit one symbol whose base name is ``base``, absorbing its primes and subscript."""
+        """Emit one symbol whose base name is ``base``, absorbing primes, subscript and a function argument."""
         name = base
         while True:
             nxt = self.peek(skip_ws=False)
@@ -212,6 +230,9 @@ class _Rewriter:
                 self.take(False)  # "\theta _1": TeX ignores the space
                 nxt = self.peek(skip_ws=False)
             if nxt == ('chr', "'"):
+                self.take(False)
+                name += 'prime'
+            elif nxt == ('cmd', 'prime'):
                 self.take(False)
                 name += 'prime'
             elif nxt == ('chr', '_'):
@@ -224,7 +245,64 @@ class _Rewriter:
                 name += 'prime' * max(1, arg.count('prime')) if 'prime' in arg else 'star'
             else:
                 break
-        self.out.append(r'\variable{%s}' % name)
+        argument = self._function_argument_list()
+        if argument is not None:
+            name = 'fn:%s(%s)' % (name, argument)
+        self.out.append('\\variable{%s}' % name)
+
+    def _function_argument_list(self) -> Optional[str]:
+        """``(0)``, ``(t_0)``, ``(x, y)`` right after a name: its simple arguments, consumed; else None.
+
+        Only names, numbers and names with subscripts count: ``m(g + a)`` stays a product.
+        """
+        j = self.i
+        tokens = self.tokens
+        if j < len(tokens) and tokens[j] == ('cmd', 'left'):
+            j += 1
+        if j >= len(tokens) or tokens[j] != ('chr', '('):
+            return None
+        k = j + 1
+        inner: List[Token] = []
+        while k < len(tokens) and tokens[k] != ('chr', ')'):
+            if tokens[k] in (('chr', '('), ('cmd', 'left')):
+                return None
+            inner.append(tokens[k])
+            k += 1
+        if k >= len(tokens):
+            return None
+        if inner and inner[-1] == ('cmd', 'right'):
+            inner = inner[:-1]
+        args: List[List[Token]] = [[]]
+        for tok in inner:
+            if tok == ('chr', ','):
+                args.append([])
+            elif tok[0] != 'ws':
+                args[-1].append(tok)
+        names = []
+        for arg in args:
+            simple = self._simple_argument(arg)
+            if simple is None:
+                return None
+            names.append(simple)
+        self.i = k + 1
+        return ','.join(names)
+
+    def _simple_argument(self, arg: List[Token]) -> Optional[str]:
+        if not arg:
+            return None
+        if len(arg) <= 2 and arg[-1][0] == 'num' and (len(arg) == 1 or arg[0] == ('chr', '-')):
+            return ''.join(v for _, v in arg)
+        head = arg[0]
+        if head[0] == 'chr' and head[1].isalpha() and head[1].isascii() or \
+                head[0] == 'cmd' and (head[1] in GREEK or head[1] in OTHER_SYMBOLS):
+            rest = arg[1:]
+            while rest and rest[0] in (('chr', "'"), ('cmd', 'prime')):
+                rest = rest[1:]
+            if rest and rest[0] == ('chr', '_') and len(rest) == 2:
+                rest = []
+            if not rest:
+                return self.name_of(arg)
+        return None
 
     def _is_decoration_superscript(self) -> bool:
         j = self.i + 1
@@ -237,8 +315,7 @@ class _Rewriter:
             return True
         if kind == 'grp':
             text = plain_text(value)
-            return bool(text) and (set(text.replace('prime', '')) <= {''} or text == '*'
-                                   or re.fullmatch(r'(prime)+', text) is not None)
+            return bool(text) and (text == '*' or re.fullmatch(r'(prime)+', text) is not None)
         return False
 
     def euler(self) -> None:
@@ -246,10 +323,10 @@ class _Rewriter:
         nxt = self.peek(skip_ws=False)
         if nxt == ('chr', '^'):
             self.take(False)
-            exponent = self.emit_tokens(self.take_argument())
-            self.out.append(r'\exp{(%s)}' % exponent)
+            exponent = self.emit(self._exponent())
+            self.out.append('\\exp{(%s)}' % exponent)
         else:
-            self.out.append(r'\exp{(1)}')
+            self.out.append('\\exp{(1)}')
 
     def letter_e(self) -> None:
         nxt = self.peek(skip_ws=False)
@@ -265,6 +342,17 @@ class _Rewriter:
                 return
         self.symbol('e')
 
+    def _exponent(self) -> List[Token]:
+        """A superscript's tokens: a group, ``(...)`` in plain text, or one (signed) token."""
+        inner = self.take_parenthesised()
+        if inner is not None:
+            return [('chr', '(')] + inner + [('chr', ')')]
+        arg = self.take_argument()
+        if arg in ([('chr', '-')], [('chr', '+')]):
+            nxt = self.take_argument()
+            return arg + nxt
+        return arg
+
     # -- main loop
     def run(self) -> None:
         while self.i < len(self.tokens):
@@ -275,7 +363,7 @@ class _Rewriter:
             elif kind == 'num':
                 self.out.append(value)
             elif kind == 'grp':
-                self.out.append('{' + self.emit_tokens(value) + '}')
+                self.out.append('{' + self.emit(value) + '}')
             elif kind == 'chr':
                 self.char(value)
             else:
@@ -291,100 +379,90 @@ class _Rewriter:
                     self.i += 1
                 else:
                     break
+            if word == 'pi':
+                self.out.append('\\pi ')
+                return
             if len(word) > 1 and (word in FUNCTIONS or word in FUNCTION_ALIASES):
                 self.command(FUNCTION_ALIASES.get(word, word))
                 return
-            # implicit multiplication: each letter is its own symbol; the last takes the subscript
-            for letter in word[:-1]:
-                self.out.append(r'\variable{%s}' % letter)
+            for letter in word[:-1]:  # implicit multiplication: the last letter takes the subscript
+                self.out.append('\\variable{%s}' % letter)
             last = word[-1]
             if last == 'e':
                 self.letter_e()
             else:
                 self.symbol(last)
         elif c == '*':
-            self.out.append(r' \cdot ')
+            self.out.append(' \\cdot ')
         elif c == '%':
-            self.out.append(r' \cdot \frac{1}{100}')
+            self.out.append(' \\cdot \\frac{1}{100}')
         elif c == '^':
             nxt = self.peek(skip_ws=False)
             if nxt and nxt[0] == 'cmd' and nxt[1] == 'circ':
                 self.take(False)
-                self.out.append(r' \cdot \frac{\pi}{180}')
+                self.out.append(' \\cdot \\frac{\\pi}{180}')
             elif nxt and nxt[0] == 'grp' and plain_text(nxt[1]) in ('circ', 'degree'):
                 self.take(False)
-                self.out.append(r' \cdot \frac{\pi}{180}')
+                self.out.append(' \\cdot \\frac{\\pi}{180}')
             else:
-                arg = self.take_argument()
-                self.out.append('^{' + self.emit_tokens(arg) + '}')
+                self.out.append('^{' + self.emit(self._exponent()) + '}')
         elif c == '_':
-            # a subscript on something that is not a symbol (e.g. a closing parenthesis): dropped
-            self.take_argument()
+            raise _unsupported('subscript_on_expression')  # (a+b)_0, \right|_{x=0}
         elif c == '~':
-            self.out.append(' ')
-        elif c == "'":
-            self.out.append("'")
+            self.out.append(' \\sp ')
+        elif c in '&\\#':
+            raise LatexError('stray_character', c)
         else:
             self.out.append(c)
 
     def command(self, name: str) -> None:
         if name in SPACING:
-            if name in ('hspace', 'phantom', 'vphantom', 'hphantom'):
+            if name == 'hspace':
                 self.take_argument()
-            self.out.append(' ')
+            self.out.append(' \\sp ')
+        elif name in INVISIBLE:
+            if name in ('phantom', 'vphantom', 'hphantom'):
+                self.take_argument()
         elif name in SIZING:
             nxt = self.peek(skip_ws=False)
             if nxt == ('chr', '.'):
                 self.take(False)
-        elif name in DELIMITER_CMDS:
-            self.out.append(DELIMITER_CMDS[name])
+        elif name == 'langle':
+            self.expectation()
+        elif name in DELIMITERS:
+            self.out.append(DELIMITERS[name])
         elif name in FRACTIONS:
-            num = self.emit_tokens(self.take_argument())
-            den = self.emit_tokens(self.take_argument())
-            self.out.append(r'\frac{%s}{%s}' % (num, den))
+            self.fraction()
+        elif name == 'binom':
+            top = self.emit(self.take_argument())
+            self.out.append('\\binom{%s}{%s}' % (top, self.emit(self.take_argument())))
         elif name == 'sqrt':
-            index = ''
-            if self.peek() == ('chr', '['):
-                self.take()
-                inner: List[Token] = []
-                while True:
-                    tok = self.take()
-                    if tok is None:
-                        raise LatexError('unbalanced_brackets')
-                    if tok == ('chr', ']'):
-                        break
-                    inner.append(tok)
-                index = '[' + self.emit_tokens(inner) + ']'
-            body = self.emit_tokens(self.take_argument())
-            self.out.append(r'\sqrt%s{%s}' % (index, body))
+            self.square_root()
         elif name in MULTIPLY:
-            self.out.append(r' \cdot ')
-        elif name in ('div',):
+            self.out.append(' \\cdot ')
+        elif name in CROSS:
+            self.out.append(' \\times ')
+        elif name == 'div':
             self.out.append(' / ')
-        elif name == 'pm':
-            self.out.append(' + ')
-        elif name == 'mp':
-            self.out.append(' - ')
         elif name == 'pi':
-            self.out.append(r'\pi ')
+            self.out.append('\\pi ')
         elif name in ('infty', 'infin'):
-            self.out.append(r'\infty ')
+            self.out.append('\\infty ')
         elif name == '%':
-            self.out.append(r' \cdot \frac{1}{100}')
+            self.out.append(' \\cdot \\frac{1}{100}')
         elif name in ('degree', 'circ'):
-            self.out.append(r' \cdot \frac{\pi}{180}')
+            self.out.append(' \\cdot \\frac{\\pi}{180}')
         elif name == 'exp':
-            self.out.append(r'\exp ')
+            self.out.append('\\exp ')
         elif name == 'log':
             if self.peek(skip_ws=False) == ('chr', '_'):
                 self.take(False)
-                base = self.emit_tokens(self.take_argument())
-                self.out.append(r'\log_{%s}' % base)
+                base = self.emit(self.take_argument())
+                self.out.append('\\log_{%s}' % base)
             else:
-                self.out.append(r'\ln ')
+                self.out.append('\\ln ')
         elif name in FUNCTION_REWRITES:
-            arg = self._function_argument()
-            self.out.append(FUNCTION_REWRITES[name] % arg)
+            self.out.append(FUNCTION_REWRITES[name] % self._function_argument())
         elif name in FUNCTIONS:
             self.out.append('\\' + name + ' ')
         elif name in FUNCTION_ALIASES:
@@ -394,83 +472,202 @@ class _Rewriter:
         elif name in OTHER_SYMBOLS:
             self.symbol(name)
         elif name in TEXT_COMMANDS:
-            arg = self.take_argument()
-            text = plain_text(arg).strip()
-            if text in ('e',):
-                self.euler()
-            elif text in FUNCTIONS or text in FUNCTION_ALIASES:
-                self.command(FUNCTION_ALIASES.get(text, text))
-            elif text == '':
-                pass
-            elif re.fullmatch(r'[0-9.]+', text):
-                self.out.append(text)
-            elif re.fullmatch(r'[A-Za-z]{3,}[A-Za-z\s.,;:!?-]*', text):
-                self.symbol(_name(text).lower())  # a word answer: Impossible = impossible.
-            else:
-                self.symbol(_name(text) or 'x')
-        elif name in FONT_COMMANDS:
-            arg = self.take_argument()
-            self.tokens[self.i:self.i] = arg  # transparent: bold E is E
+            self.text_group()
+        elif name in BOLD_COMMANDS:
+            self.bold()
+        elif name in VECTOR_ACCENTS:
+            if name == 'overset':
+                self.take_argument()  # \overset{\rightharpoonup}{v}
+            self.vector(self.take_argument())
         elif name in ACCENTS:
-            arg = self.take_argument()
-            base = _name(plain_text(arg))
-            if ACCENTS[name] in ('hat', 'vec') and base == 'e':
-                self.symbol('e')  # \hat{e}_r, \vec{e}_r: the unit vector e_r
-            elif ACCENTS[name] == 'hat' and base in UNIT_DIRECTIONS:
-                self.symbol('e_' + base)  # \hat{r}, \hat{\mathbf{r}}: the unit vector e_r
-            else:
-                self.symbol(ACCENTS[name] + base)
-        elif name in ('begin', 'end'):
-            env = plain_text(self.take_argument())
-            if name == 'begin' and env == 'array' and self.peek(skip_ws=False) and self.peek(skip_ws=False)[0] == 'grp':
-                self.take(False)  # the column spec
-            self.out.append('\\%s{%s}' % (name, env))
-        elif name in ('exponentialE',):
+            self.accent(ACCENTS[name], self.take_argument())
+        elif name == 'exponentialE':
             self.euler()
-        elif name == 'boxed' or name == 'fbox':
-            pass  # its group follows and is emitted as a plain group
-        elif name in ('cdots', 'ldots', 'dots'):
-            self.out.append(r'\cdots')
         elif name == 'prime':
             self.out.append("'")
+        elif name in UNSUPPORTED:
+            raise _unsupported('unsupported_command', '\\' + name)
+        elif name in RELATION_COMMANDS:
+            raise _unsupported('relation_in_value', '\\' + name)
         elif name.isalpha() and _split_command(name):
             head, tail = _split_command(name)  # \rhog is \rho g (spaces lost in copying)
             self.tokens[self.i:self.i] = [('chr', c) for c in tail]
             self.command(head)
         elif name.isalpha():
-            # an unknown word command (\aleph, \mho): a symbol of that name
-            if name in ('begin', 'end', 'int', 'sum', 'prod', 'lim', 'iint', 'oint', 'matrix',
-                        'over', 'choose', 'binom', 'det', 'mod', 'to', 'rightarrow', 'in',
-                        'approx', 'sim', 'leq', 'geq', 'le', 'ge', 'neq', 'equiv', 'simeq',
-                        'propto', 'lt', 'gt', 'hline', 'cr', 'dagger'):
-                self.out.append('\\' + name + ' ')
-            else:
-                self.symbol(name)
+            self.symbol(name)  # an unknown word command (\aleph, \mho): a symbol of that name
         else:
-            self.out.append('\\' + name)
+            raise LatexError('unknown_control_symbol', '\\' + name)
 
-    def _function_argument(self) -> str:
-        nxt = self.peek()
-        if nxt == ('chr', '('):
-            depth, parts = 0, []
+    def text_group(self) -> None:
+        """``\\text{..}``/``\\mathrm{..}`` inside a value: Euler's e, a function, a digit, an upright
+        letter, a short name (``\\text{Re}``); words are prose, which a formula cannot hold."""
+        arg = self.take_argument()
+        text = plain_text(arg).strip()
+        letter = re.fullmatch(r'\(([A-Za-z])\)', text)
+        if letter:  # \text{(C)}: an option letter
+            text, arg = letter.group(1), [('chr', letter.group(1))]
+        if text == 'e':
+            self.euler()
+        elif text in FUNCTIONS or text in FUNCTION_ALIASES:
+            self.command(FUNCTION_ALIASES.get(text, text))
+        elif text == '':
+            if any(kind not in ('ws',) for kind, _ in arg):
+                raise _unsupported('text_in_expression', 'symbols in text')
+        elif re.fullmatch(r'[0-9.]+', text):
+            self.out.append(text)
+        elif any(kind == 'ws' for kind, _ in arg) and len(text) > 1 or len(text) >= 5 \
+                or not re.fullmatch(r'[A-Za-z0-9]+', text):
+            raise _unsupported('text_in_expression', text[:40])
+        else:
+            self.symbol(text)
+
+    def bold(self) -> None:
+        arg = self.take_argument()
+        text = plain_text(arg)
+        if re.fullmatch(r'[0-9.]+', text):
+            self.out.append(text)
+        elif self._is_single_symbol(arg):
+            self.vector(arg)
+        else:
+            self.tokens[self.i:self.i] = arg  # bold around an expression: transparent
+
+    def _is_single_symbol(self, arg: List[Token]) -> bool:
+        try:
+            canonical = re.sub(r'\s+', '', self.emit(arg))
+        except LatexError:
+            return False
+        return bool(_VARIABLE_RE.match(canonical))
+
+    def vector(self, arg: List[Token]) -> None:
+        """``\\vec{v_0}``, ``\\mathbf{v}_0``: the vector symbol ``vec:v_0``; ``\\vec{e}_r`` = ``\\hat{r}``."""
+        base = self.name_of(arg)
+        if base.startswith(VECTOR):
+            base = base[len(VECTOR):]
+        if not base or ':' in base:
+            raise _unsupported('vector_of_expression')
+        self.symbol(VECTOR + base)
+
+    def accent(self, kind: str, arg: List[Token]) -> None:
+        base = self.name_of(arg)
+        if kind == 'hat' and base == 'e':
+            self.symbol(VECTOR + 'e')  # \hat{e}_r: the unit vector e_r
+        elif kind == 'hat' and base in UNIT_DIRECTIONS:
+            self.symbol(VECTOR + 'e_' + base)  # \hat{r}, \hat{\mathbf{r}}: the unit vector e_r
+        elif kind == 'hat' and base.startswith(VECTOR):
+            self.symbol(VECTOR + 'e_' + base[len(VECTOR):] if base[len(VECTOR):] in UNIT_DIRECTIONS else base)
+        else:
+            self.symbol(kind + _name(base))
+
+    def fraction(self) -> None:
+        num_tokens, den_tokens = self.take_argument(), self.take_argument()
+        derivative = _derivative(num_tokens, den_tokens, self)
+        if derivative:
+            self.out.append('\\variable{%s}' % derivative)
+            return
+        self.out.append('\\frac{%s}{%s}' % (self.emit(num_tokens), self.emit(den_tokens)))
+
+    def square_root(self) -> None:
+        index = ''
+        if self.peek() == ('chr', '['):
+            self.take()
+            inner: List[Token] = []
             while True:
                 tok = self.take()
                 if tok is None:
-                    raise LatexError('unbalanced_parentheses')
-                parts.append(tok)
-                if tok == ('chr', '('):
-                    depth += 1
-                elif tok == ('chr', ')'):
-                    depth -= 1
-                    if depth == 0:
-                        break
-            return self.emit_tokens(parts)
-        return self.emit_tokens(self.take_argument())
+                    raise LatexError('unbalanced_brackets')
+                if tok == ('chr', ']'):
+                    break
+                inner.append(tok)
+            index = '[' + self.emit(inner) + ']'
+        body = self.take_parenthesised()
+        if body is None:
+            body = self.take_argument()
+        self.out.append('\\sqrt%s{%s}' % (index, self.emit(body)))
+
+    def expectation(self) -> None:
+        """``\\langle X \\rangle`` (or a bra-ket): one opaque value named by its canonical content."""
+        inner: List[Token] = []
+        depth = 1
+        while True:
+            tok = self.take(skip_ws=False)
+            if tok is None:
+                raise LatexError('unbalanced_angle_brackets')
+            if tok == ('cmd', 'langle'):
+                depth += 1
+            elif tok == ('cmd', 'rangle'):
+                depth -= 1
+                if depth == 0:
+                    break
+            inner.append(tok)
+        inner = [t for t in inner if t not in (('cmd', 'right'), ('cmd', 'left'))]
+        content = re.sub(r'\s+', '', self.emit([t for t in inner if t != ('chr', '|')])) if inner else ''
+        content = content.replace('\\variable', '').replace('{', '(').replace('}', ')')
+        bars = sum(1 for t in inner if t == ('chr', '|'))
+        self.out.append('\\variable{avg:%s%s}' % ('|' * bars, content))
+
+    def _function_argument(self) -> str:
+        inner = self.take_parenthesised()
+        if inner is not None:
+            return self.emit(inner)
+        return self.emit(self.take_argument())
+
+
+def _strip_ws(tokens: List[Token]) -> List[Token]:
+    return [t for t in tokens if t[0] != 'ws']
+
+
+def _differential(tokens: List[Token]) -> Optional[Tuple[str, List[Token]]]:
+    """(kind, rest) when ``tokens`` start with a differential ``d``, ``\\mathrm{d}``, ``\\partial``, ``d^2``."""
+    tokens = _strip_ws(tokens)
+    if not tokens:
+        return None
+    head = tokens[0]
+    is_d = head == ('chr', 'd') or head == ('cmd', 'partial') or \
+        (head[0] == 'cmd' and head[1] in ('mathrm', 'text', 'rm', 'operatorname') and len(tokens) > 1
+         and tokens[1][0] == 'grp' and plain_text(tokens[1][1]) == 'd')
+    if not is_d:
+        return None
+    kind = 'pd' if head == ('cmd', 'partial') else 'd'
+    rest = tokens[2:] if head[0] == 'cmd' and head[1] != 'partial' else tokens[1:]
+    order = '1'
+    if len(rest) >= 2 and rest[0] == ('chr', '^'):
+        order = plain_text([rest[1]]) or '1'
+        rest = rest[2:]
+    return kind + ('' if order == '1' else order), rest
+
+
+def _derivative(num: List[Token], den: List[Token], rewriter: _Rewriter) -> Optional[str]:
+    """``\\frac{dx}{dt}`` -> ``d:x/t`` (``d2:x/t``, ``pd:f/x``); an operator ``\\frac{d}{dt}`` is refused; otherwise None."""
+    top, bottom = _differential(num), _differential(den)
+    if top is None or bottom is None:
+        return None
+    kind, quantity = top
+    variables = []
+    rest = bottom[1]
+    if not rest:
+        return None
+    # the denominator may hold several differentials: dx\,dy, \partial x \partial y
+    pieces: List[List[Token]] = [[]]
+    for tok in rest:
+        if tok in (('chr', 'd'), ('cmd', 'partial')) and pieces[-1]:
+            pieces.append([])
+        else:
+            pieces[-1].append(tok)
+    for piece in pieces:
+        if piece and piece[-2:-1] == [('chr', '^')]:
+            piece = piece[:-2]
+        variables.append(rewriter.name_of(piece))
+    if not quantity:
+        raise _unsupported('derivative_operator')
+    name = rewriter.name_of(quantity)
+    if not name:
+        raise _unsupported('derivative_of_expression')
+    return '%s:%s/%s' % (kind, name, ','.join(variables))
 
 
 _KNOWN_COMMANDS = sorted(GREEK | OTHER_SYMBOLS | FUNCTIONS | SPACING | SIZING | TEXT_COMMANDS
-                         | FONT_COMMANDS | set(ACCENTS) | FRACTIONS | MULTIPLY
-                         | {'pi', 'infty', 'sqrt', 'pm', 'mp', 'div', 'circ', 'degree'},
+                         | BOLD_COMMANDS | set(ACCENTS) | FRACTIONS | MULTIPLY
+                         | {'pi', 'infty', 'sqrt', 'div', 'circ', 'degree', 'times', 'vec'},
                          key=len, reverse=True)
 
 
@@ -482,15 +679,29 @@ def _split_command(name: str) -> Optional[Tuple[str, str]]:
     return None
 
 
+_DECIMAL_COMMA_RE = re.compile(r'(\d)\{,\}(\d+)')
+_THOUSANDS_RE = re.compile(r'(\d),\\!(\d{3})|(\d)\\,(\d{3})(?!\d)')
+
+
+def _numbers(text: str) -> str:
+    """``1{,}5`` is 1.5 (a decimal comma), ``14{,}916`` and ``12,\\!000`` are thousands."""
+    text = _DECIMAL_COMMA_RE.sub(lambda m: m.group(1) + ('' if len(m.group(2)) == 3 else '.') + m.group(2), text)
+    return _THOUSANDS_RE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)
+
+
 def normalize_latex(text: str) -> str:
-    """Canonical LaTeX for ``text`` (see the module docstring); raises :class:`LatexError`."""
-    text = despace(_UNICODE_RE.sub(lambda m: UNICODE[m.group(0)], text))
-    text = _E_NOTATION_RE.sub(lambda m: r'%s\cdot 10^{%s}' % (m.group(1), m.group(2)), text)
-    text = text.replace(r'\{', r'\lbrace ').replace(r'\}', r'\rbrace ')
-    out = _Rewriter.emit_tokens(tokenize(text))
+    """Canonical LaTeX for one value (see the module docstring); raises :class:`LatexError`."""
+    text = _numbers(despace(text))
+    text = _E_NOTATION_RE.sub(lambda m: '%s\\cdot 10^{%s}' % (m.group(1), m.group(2)), text)
+    text = text.replace('\\{', '\\lbrace ').replace('\\}', '\\rbrace ')
+    out = ''.join(_run(text))
     out = re.sub(r'\s+', ' ', out).strip()
-    out = re.sub(r'(\\cdot\s*)+$', '', out).strip()
-    out = re.sub(r'^(\s*\\cdot)+', '', out).strip()
+    out = re.sub(r'(\s*\\sp\s*)+', ' \\\\sp ', out).strip()
+    out = re.sub(r'^(\\sp\s*|\\cdot\s*)+|(\s*\\sp|\s*\\cdot)+$', '', out).strip()
     return out
 
 
+def _run(text: str) -> List[str]:
+    rewriter = _Rewriter(tokenize(text))
+    rewriter.run()
+    return rewriter.out

@@ -32,6 +32,7 @@ _WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour'
                  'Gs': 'G_si', 'gauss': 'G_si', 'amu': 'u', 'deg': 'degree', 'degrees': 'degree',
                  'rev': 'revolution', 'Angstrom': 'angstrom', 'ev': 'eV', 'kev': 'keV',
                  'mev': 'MeV', 'gev': 'GeV', 'ly': 'light_year', 'lyr': 'light_year',
+                 'pct': 'percent', 'percentage': 'percent', 'percents': 'percent', 'Celsius': 'degC',
                  'c': None, 'e': None}
 _ALLOWED_RE = re.compile(r'^[A-Za-z0-9_*/(). \-]+$')
 
@@ -55,7 +56,10 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = text.strip()
     if not s or len(s) > 200:
         return None
-    s = re.sub(r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textit|mathbf)\b', ' ', s)
+    s = re.sub(r'\\(text|mathrm|textrm|rm|mbox|operatorname|mathit|textit|mathbf|textbf|textnormal|mathsf|textsf)\b', ' ', s)
+    s = re.sub(r'(?i)\bdegrees?\s+(celsius|centigrade)\b', 'degC', s)
+    s = re.sub(r'(?i)\bdegrees?\s+fahrenheit\b', 'degF', s)
+    s = re.sub(r'(?i)\bkelvins?\b', 'K', s)
     s = re.sub(r'\{\s*([A-Za-zÅΩ°%\\ ]+?)\s*\}', r' \1 ', s)  # {m} -> m (exponent braces stay)
     for pattern, replacement in _REPLACEMENTS:
         s = re.sub(pattern, ' %s ' % replacement, s)

@@ -1,0 +1,259 @@
+"""Linear-time scanning of LaTeX text: braces, command names, top-level splits, math delimiters.
+
+Why its own module: model output is untrusted and can be megabytes long. Every function here makes
+one pass over its input (no backtracking regular expression runs over unbounded text), so the
+extractor built on them is linear in the text it is given. An unclosed ``\\[`` repeated 100k times
+costs one pass, not one pass per opening.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+def command_end(text: str, i: int) -> int:
+    """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
+    j, n = i + 1, len(text)
+    while j < n and text[j].isalpha() and text[j].isascii():
+        j += 1
+    return j if j > i + 1 else min(i + 2, n)  # a control symbol: \\, \{, \,
+
+
+def matching_brace(text: str, open_index: int) -> int:
+    """Index of the ``}`` closing the ``{`` at ``open_index`` (escaped braces skipped), or -1."""
+    depth, i, n = 0, open_index, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i += 2
+            continue
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def balanced(text: str) -> bool:
+    """Braces balance (escaped braces ignored)."""
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i += 2
+            continue
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth < 0:
+                return False
+        i += 1
+    return depth == 0
+
+
+_OPENERS = frozenset({'{', 'langle', 'lbrace', 'lbrack', 'lceil', 'lfloor', 'lvert', 'lVert'})
+_CLOSERS = frozenset({'}', 'rangle', 'rbrace', 'rbrack', 'rceil', 'rfloor', 'rvert', 'rVert'})
+
+
+def _is_command(separator: str) -> bool:
+    return len(separator) > 1 and separator[0] == '\\' and separator[1:].isalpha()
+
+
+def top_level_split(text: str, separators: Sequence[str]) -> List[str]:
+    """Split on separators outside braces and brackets, in one pass.
+
+    A separator written ``\\name`` matches that whole command only (``\\le`` never matches inside
+    ``\\left``); any other separator (``,``, ``\\\\``, ``\\text{ and }``) matches literally, longest first.
+    """
+    commands = {s[1:] for s in separators if _is_command(s)}
+    literals = sorted((s for s in separators if not _is_command(s)), key=len, reverse=True)
+    parts, depth, start, i, n = [], 0, 0, 0, len(text)
+    while i < n:
+        if depth <= 0 and literals:
+            hit = next((s for s in literals if text.startswith(s, i)), None)
+            if hit:
+                parts.append(text[start:i])
+                start = i = i + len(hit)
+                continue
+        c = text[i]
+        if c == '\\':
+            j = command_end(text, i)
+            name = text[i + 1:j]
+            if depth <= 0 and name in commands:
+                parts.append(text[start:i])
+                start = i = j
+                continue
+            if name in _OPENERS:
+                depth += 1
+            elif name in _CLOSERS:
+                depth -= 1
+            i = j
+            continue
+        if c in '{([':
+            depth += 1
+        elif c in '})]':
+            depth -= 1
+        i += 1
+    parts.append(text[start:])
+    return parts
+
+
+def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
+    """(box start, content start, content end) of every outermost ``\\boxed{}``/``\\fbox{}``, in order.
+
+    An unterminated box runs to the end of the text and ends the scan.
+    """
+    spans, pos = [], 0
+    pattern = re.compile(r'\\(?:boxed|fbox|framebox)\s*\{')
+    while True:
+        m = pattern.search(text, pos)
+        if not m:
+            return spans
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            spans.append((m.start(), m.end(), len(text)))
+            return spans
+        spans.append((m.start(), m.end(), close))
+        pos = close + 1
+
+
+def boxed_contents(text: str) -> List[str]:
+    """Contents of every outermost ``\\boxed{}``/``\\fbox{}`` in order."""
+    return [text[a:b] for _, a, b in boxed_spans(text)]
+
+
+_ENV_RE = re.compile(r'\\(begin|end)\s*\{([A-Za-z]+\*?)\}')
+DISPLAY_ENVIRONMENTS = frozenset({'equation', 'equation*', 'align', 'align*', 'gather', 'gather*',
+                                  'displaymath', 'multline', 'multline*', 'eqnarray', 'eqnarray*'})
+
+
+def math_spans(text: str) -> List[Tuple[str, int, int]]:
+    """Closed math spans in order of their end: (kind, content start, content end).
+
+    ``kind`` is ``display`` (``\\[..\\]``, ``$$..$$``, a display environment) or ``inline``
+    (``\\(..\\)``, ``$..$``). One left-to-right pass: an opening waits for its closing; a second
+    opening of the same kind before it replaces the first (math does not nest), so unclosed
+    openings cost nothing more than their own characters.
+    """
+    spans: List[Tuple[str, int, int]] = []
+    open_bracket = open_paren = open_dd = open_d = None
+    env_stack: List[Tuple[str, int]] = []
+    envs = {m.start(): m for m in _ENV_RE.finditer(text)} if '\\begin' in text else {}
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\' and i + 1 < n:
+            nxt = text[i + 1]
+            if nxt == '[':
+                open_bracket = i + 2
+                i += 2
+                continue
+            if nxt == ']':
+                if open_bracket is not None:
+                    spans.append(('display', open_bracket, i))
+                    open_bracket = None
+                i += 2
+                continue
+            if nxt == '(':
+                open_paren = i + 2
+                i += 2
+                continue
+            if nxt == ')':
+                if open_paren is not None:
+                    spans.append(('inline', open_paren, i))
+                    open_paren = None
+                i += 2
+                continue
+            m = envs.get(i)
+            if m is not None:
+                name = m.group(2)
+                if name in DISPLAY_ENVIRONMENTS:
+                    if m.group(1) == 'begin':
+                        env_stack.append((name, m.end()))
+                    elif env_stack and env_stack[-1][0] == name:
+                        spans.append(('display', env_stack.pop()[1], i))
+                i = m.end()
+                continue
+            i += 2 if nxt in '$\\{}' else 1
+            continue
+        if c == '$':
+            if i + 1 < n and text[i + 1] == '$':
+                if open_dd is None:
+                    open_dd = i + 2
+                else:
+                    spans.append(('display', open_dd, i))
+                    open_dd = None
+                open_d = None
+                i += 2
+                continue
+            if open_dd is None:
+                if open_d is None:
+                    open_d = i + 1
+                else:
+                    if i > open_d:
+                        spans.append(('inline', open_d, i))
+                    open_d = None
+        i += 1
+    spans.sort(key=lambda s: s[2])
+    return spans
+
+
+def strip_trailing(text: str, extra: str = '') -> str:
+    """``text`` without trailing spacing commands, whitespace and ``.,;:`` (no regex backtracking).
+
+    A character that ends a control symbol (the ``,`` of ``\\,``) is part of the command, not punctuation.
+    """
+    tails = ('\\qquad', '\\quad', '\\,', '\\;', '\\:', '\\!', '\\ ', '~', '\\\\')
+    punctuation = '.,;:' + extra
+    while True:
+        stripped = text.rstrip(' \t\r\n')
+        for tail in tails:
+            if stripped.endswith(tail) and not stripped.endswith('\\' + tail):
+                stripped = stripped[:-len(tail)]
+                break
+        else:
+            if stripped and stripped[-1] in punctuation and not stripped[:-1].endswith('\\'):
+                stripped = stripped[:-1]
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def strip_leading(text: str) -> str:
+    """``text`` without leading spacing commands and whitespace."""
+    heads = ('\\qquad', '\\quad', '\\,', '\\;', '\\:', '\\!', '\\ ', '~')
+    while True:
+        stripped = text.lstrip(' \t\r\n')
+        for head in heads:
+            if stripped.startswith(head) and not (head == '\\quad' and stripped.startswith('\\qquad')):
+                stripped = stripped[len(head):]
+                break
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def group_at(text: str, i: int) -> Optional[Tuple[int, int]]:
+    """(start, end) of the balanced ``(..)``/``[..]``/``{..}`` group opening at ``text[i]``."""
+    if i >= len(text) or text[i] not in '([{':
+        return None
+    depth = 0
+    for j in range(i, len(text)):
+        c = text[j]
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                return i, j + 1
+    return None
+
+
+def despace(text: str) -> str:
+    """``\\ f r a c { 1 } { 2 }`` (a space after every character) back to ``\\frac{1}{2}``."""
+    if re.search(r'\\ [A-Za-z] [A-Za-z] ', text) and text.count(' ') > 0.4 * len(text):
+        return re.sub(r'\s+', '', text)
+    return text
