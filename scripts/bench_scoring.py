@@ -1,19 +1,26 @@
-"""Benchmark the scoring engine on the shared dev material.
+"""Benchmark the scoring engine on the shared dev material; every figure in the README's Scoring section.
 
     python scripts/bench_scoring.py pairs [--pairs PATH] [--limit N] [--json OUT]
     python scripts/bench_scoring.py yale  [--outputs DIR] [--limit N] [--json OUT]
+    python scripts/bench_scoring.py peer  [--cases PATH] [--near-miss PATH] [--json OUT]   (also: --peer)
 
-``pairs`` scores the PHYBench dev pairs (``eed/eed_dev_pairs.jsonl``) one after another and prints
-throughput, per-pair latency (median, p99, max), the speed-up over the official scorer's per-pair
-``seconds``, agreement with ``official_score`` by ``kind`` (within 5 points, on pairs where the
-official score is a fair reference: ``official_defects`` empty and not zeroed by a pre-check or a
-parse failure), and the share of equivalent rewrites that score EED 100 with strict = true.
+``pairs`` scores the PHYBench dev pairs (``eed/eed_dev_pairs.jsonl``) one after another through the
+worker pool and prints per-pair wall time (mean, median, p99, max), the CPU time of the scoring work
+itself (measured in this process, so a loaded machine inflates it far less than wall time), both
+against the official scorer's recorded ``seconds``, agreement with ``official_score`` by ``kind``
+(within 5 points, on pairs where the official score is a fair reference), and the share of
+equivalent rewrites that score EED 100 with strict = true, listing the ones that do not (some labels
+are wrong: trust mathematics over the label).
 
-``yale`` runs our strict verdict on the o3-mini solutions of Yale's PHYSICS benchmark
-(``physics_yale/outputs/o3-mini_together_output``), one verdict per (reference part, model answer)
-pair as in their ``equivalency_results``: the model answer matches a reference part when one of its
-parts is strictly equivalent (a multi-part answer is split with ``extract_all_answers``). Prints
-agreement with their final verdict and the disagreements grouped by our reason.
+``yale`` runs our strict verdict on the o3-mini solutions of Yale's PHYSICS benchmark, one verdict
+per (reference part, model answer) pair as in their ``equivalency_results``, and prints agreement
+with their final verdict, overall and on formula pairs (no prose on either side): the share of
+what they accept that we accept, and of what they reject that we accept.
+
+``peer`` runs Math-Verify's own test cases (``peer/math_verify_cases.jsonl``: the clear equivalence
+cases it labels ``headline``; the ``convention`` rows -- sets, intervals, thousands separators,
+percent and other conventions that are not physics grading -- are left out) and our near-miss table
+(``peer/near_miss_examples.jsonl``), printing agreement by category and every disagreement.
 """
 from __future__ import annotations
 
@@ -26,7 +33,6 @@ import re
 import statistics
 import sys
 import time
-from dataclasses import replace
 from typing import Dict, List, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,6 +41,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 SHARED = os.environ.get('EVALSCOPE_PHYS_SHARED', os.path.join(os.path.dirname(HERE), '..', 'shared'))
 DEFAULT_PAIRS = os.path.join(SHARED, 'data', 'eed', 'eed_dev_pairs.jsonl')
 DEFAULT_YALE = os.path.join(SHARED, 'data', 'physics_yale', 'outputs', 'o3-mini_together_output')
+DEFAULT_PEER = os.path.join(SHARED, 'data', 'peer', 'math_verify_cases.jsonl')
+DEFAULT_NEAR_MISS = os.path.join(SHARED, 'data', 'peer', 'near_miss_examples.jsonl')
 
 #: Kinds whose answer is an equivalent rewrite of the reference (the "score 100" target).
 EQUIVALENT_KINDS_PREFIX = 'equiv_'
@@ -62,9 +70,23 @@ def percentile(values: List[float], q: float) -> float:
     return ordered[index]
 
 
+def _cpu_seconds(row: dict) -> float:
+    """CPU time of the scoring work for one pair, run inline in this process (cold caches)."""
+    from evalscope_phys.scoring import compare
+    from evalscope_phys.scoring.engine import _score_job
+    compare._read_cached.cache_clear()
+    compare._eed_form.cache_clear()
+    job = {'references': (row['gt'],), 'response': row['gen'], 'types': (), 'units': (), 'tolerances': (),
+           'several': False, 'tolerance': None, 'ordered': False, 'eed': True}
+    started = time.process_time()
+    _score_job(job)
+    return time.process_time() - started
+
+
 def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
     """Score the dev pairs; return the figures (also printed)."""
     from evalscope_phys.scoring import score_answer
+    from evalscope_phys.scoring.engine import warm_up
     rows = [json.loads(line) for line in open(path, encoding='utf-8') if line.strip()]
     if limit:
         rows = rows[:limit]
@@ -72,9 +94,10 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
     results = []
     started = time.perf_counter()
     for row in rows:
-        verdict = score_answer(row['gt'], row['gen'])
-        results.append((row, verdict))
+        results.append((row, score_answer(row['gt'], row['gen'])))
     wall = time.perf_counter() - started
+    warm_up()
+    cpu = [_cpu_seconds(row) for row in rows]
 
     seconds = [v.seconds for _, v in results]
     official = [r['seconds'] for r, _ in results]
@@ -97,9 +120,13 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
         'median_seconds': statistics.median(seconds),
         'p99_seconds': percentile(seconds, 0.99),
         'max_seconds': max(seconds),
+        'cpu_mean_seconds': statistics.mean(cpu),
+        'cpu_p99_seconds': percentile(cpu, 0.99),
         'official_mean_seconds': statistics.mean(official),
         'official_median_seconds': statistics.median(official),
         'speedup_mean': statistics.mean(official) / statistics.mean(seconds),
+        'speedup_cpu_mean': statistics.mean(official) / statistics.mean(cpu),
+        'load_average': os.getloadavg()[0],
         'over_5s': sum(1 for s in seconds if s > 5.0),
         'fair_pairs': fair_total,
         'fair_within_5': fair_agree,
@@ -111,13 +138,21 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
         'agreement_by_kind': {k: {'within_5': a, 'fair': n} for k, (a, n) in sorted(by_kind.items())},
         'unscored': sum(1 for _, v in results if not v.scored),
     }
-    print(f"pairs: {figures['pairs']}  throughput: {figures['pairs_per_second']:.1f} pairs/s (one caller)")
-    print(f"seconds per pair: mean {figures['mean_seconds']:.4f}  median {figures['median_seconds']:.4f}  "
+    print(f"pairs: {figures['pairs']}  throughput: {figures['pairs_per_second']:.1f} pairs/s (one caller)"
+          f"  load average {figures['load_average']:.1f} on {os.cpu_count()} CPUs")
+    print(f"wall seconds per pair: mean {figures['mean_seconds']:.4f}  median {figures['median_seconds']:.4f}  "
           f"p99 {figures['p99_seconds']:.3f}  max {figures['max_seconds']:.3f}  over 5 s: {figures['over_5s']}")
-    print(f"official scorer: mean {figures['official_mean_seconds']:.3f}  median "
-          f"{figures['official_median_seconds']:.3f}  ->  speed-up (mean) {figures['speedup_mean']:.1f}x")
+    print(f"CPU seconds per pair (scoring work, inline): mean {figures['cpu_mean_seconds']:.4f}  "
+          f"p99 {figures['cpu_p99_seconds']:.3f}")
+    print(f"official scorer (recorded): mean {figures['official_mean_seconds']:.3f}  median "
+          f"{figures['official_median_seconds']:.3f}  ->  speed-up (mean) wall {figures['speedup_mean']:.1f}x, "
+          f"CPU {figures['speedup_cpu_mean']:.1f}x")
     print(f"equivalent rewrites scored EED 100 and strict: {equivalent_ok}/{len(equivalent)} "
-          f"({figures['equivalent_share']:.1%})")
+          f"({figures['equivalent_share']:.1%}); the others:")
+    for row, verdict in equivalent:
+        if not (verdict.eed == 100 and verdict.strict):
+            note = ' (the reference is identically 0)' if row['id'] in ('eed-0736', 'eed-0743') else ''
+            print(f"  {row['id']} {row['kind']}: {verdict.reason} {verdict.detail[:60]}{note}")
     print(f"agreement with the official EED (within {AGREEMENT_POINTS:g} points, fair pairs): "
           f"{fair_agree}/{fair_total} ({figures['fair_agreement']:.1%})")
     print('by kind (within 5 / fair):')
@@ -126,6 +161,8 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
     print('reasons:', ', '.join(f'{k} {n}' for k, n in collections.Counter(v.reason for _, v in results).most_common()))
     return figures
 
+
+# --------------------------------------------------------------------------- Yale PHYSICS
 
 def yale_records(directory: str) -> List[dict]:
     records = []
@@ -137,43 +174,38 @@ def yale_records(directory: str) -> List[dict]:
     return records
 
 
+def answer_parts(answer: str) -> List[str]:
+    """The parts of a model answer as the engine reads them (list items, boxes, aligned lines)."""
+    from evalscope_phys.scoring.answer import Collection, describe
+    from evalscope_phys.scoring.extract import extract_answer
+    read = extract_answer(answer).answer
+    if isinstance(read, Collection) and read.kind in ('list', 'boxes'):
+        return [describe(item) for item in read.items]
+    return []
+
+
 def strict_verdict(reference: str, answer: str, reference_parts: int, last_part: bool = True):
     """Our strict verdict for one of Yale's (reference part, model answer) comparisons.
 
-    Their protocol compares the model's whole final answer with each reference part, and their
-    recorded verdicts follow a fixed pattern for questions with several reference parts: the
+    Their recorded verdicts follow a fixed pattern for questions with several reference parts: the
     record's ``accuracy`` equals the verdict on the LAST part in 995/999 records, and earlier parts
     are accepted in 9/775 cases only (their pipeline reads the answer's final expression). So:
 
     * one reference part, or the last of several: the answer matches when it matches whole or one
-      of its parts does (``extract_all_answers``: boxes, aligned lines, list items); when the
-      answer's labelled parts (``labelled_parts``: (a), (b)...) are as many as the reference
-      parts, only the answer's last labelled part is compared with the last reference part;
-    * an earlier part of several: the whole answer is compared, and an answer with more parts than
-      the reference part is not equivalent to it (``count_mismatch``).
-
-    Aligning answer part i with reference part i for every i was measured and rejected: it accepts
-    ~110 correct earlier parts that their data records as False (agreement about 80% -> 74%).
+      of its parts does; when the answer's labelled parts (``labelled_parts``: (a), (b)...) are as
+      many as the reference parts, only the answer's last labelled part is compared with the last;
+    * an earlier part of several: the whole answer is compared.
     """
     from evalscope_phys.scoring import score_answer
-    from evalscope_phys.scoring.extract import extract_all_answers, labelled_parts
+    from evalscope_phys.scoring.extract import labelled_parts
     whole = score_answer(reference, answer, eed=False)
-    parts = [p for p in extract_all_answers(answer) if not p.empty]
-    reference_items = [p for p in extract_all_answers(reference) if not p.empty]
-    if reference_parts > 1 and not last_part:
-        if len(parts) > max(1, len(reference_items)) and whole.strict:
-            return replace(whole, strict=False, lenient=False, reason='count_mismatch')
-        return whole
-    if whole.strict:
+    if whole.strict or (reference_parts > 1 and not last_part):
         return whole
     labelled = labelled_parts(answer)
     if reference_parts > 1 and len(labelled) == reference_parts:
-        # the answer's labelled parts line up with the reference parts: the last with the last
-        candidates = [labelled[-1]] + [_with_left_side(p) for p in extract_all_answers(labelled[-1]) if not p.empty]
+        candidates = [labelled[-1]] + answer_parts(labelled[-1])
     else:
-        # each labelled part whole (a reference listing several values matches a part listing them),
-        # then every single item
-        candidates = labelled + ([_with_left_side(p) for p in parts] if len(parts) > 1 else [])
+        candidates = labelled + answer_parts(answer)
     best = whole
     for text in candidates:
         verdict = score_answer(reference, text, eed=False)
@@ -182,11 +214,6 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
         if _informative(verdict) > _informative(best):
             best = verdict
     return best
-
-
-def _with_left_side(part) -> str:
-    """A part's text with its left-hand side (``x^2+y^2 = 1`` must stay an equation)."""
-    return f'{part.left_side} = {part.text}' if part.left_side else part.text
 
 
 def _informative(verdict) -> tuple:
@@ -198,17 +225,12 @@ _PROSE_RE = re.compile(r'\\(?:text|mbox|textbf)\s*\{[^{}]*?[A-Za-z]{2,}\s+[A-Za-
 
 
 def answer_shape(reference: str, answer: str) -> str:
-    """A coarse label for a disagreement: words in the reference or the answer, or several parts.
-
-    ``prose_reference``: the reference holds a phrase in ``\\text{}``; ``prose_answer``: the answer
-    does; ``multi_part_answer``: the answer has several parts; ``formula``: one formula each side.
-    """
-    from evalscope_phys.scoring.extract import extract_all_answers
+    """``prose_reference``/``prose_answer`` (a phrase in ``\\text{}``), ``multi_part_answer``, ``formula``."""
     if _PROSE_RE.search(reference):
         return 'prose_reference'
     if _PROSE_RE.search(answer):
         return 'prose_answer'
-    if len([p for p in extract_all_answers(answer) if not p.empty]) > 1:
+    if len(answer_parts(answer)) > 1:
         return 'multi_part_answer'
     return 'formula'
 
@@ -225,30 +247,42 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
     if limit:
         pairs = pairs[:limit]
     started = time.perf_counter()
-    agree = 0
-    disagreements = collections.Counter()
-    shapes = collections.Counter()
+    agree = unscored = 0
+    disagreements, shapes = collections.Counter(), collections.Counter()
+    formula = collections.Counter()  # (theirs, ours) on formula pairs
     examples = collections.defaultdict(list)
-    unscored = 0
     for record_id, reference, answer, theirs, count, last in pairs:
         verdict = strict_verdict(reference, answer, count, last)
         ours = bool(verdict.strict)
         unscored += not verdict.scored
+        shape = answer_shape(reference, answer)
+        if shape == 'formula':
+            formula[(theirs, ours)] += 1
         if ours == theirs:
             agree += 1
-        else:
-            key = f"{'we_accept' if ours else 'we_reject'}:{verdict.reason}"
-            disagreements[key] += 1
-            shapes[f"{'we_accept' if ours else 'we_reject'}:{answer_shape(reference, answer)}"] += 1
-            if len(examples[key]) < 3:
-                examples[key].append({'id': record_id, 'reference': reference[:160], 'answer': answer[:160]})
+            continue
+        side = 'we_accept' if ours else 'we_reject'
+        key = f'{side}:{verdict.reason}'
+        disagreements[key] += 1
+        shapes[f'{side}:{shape}'] += 1
+        if len(examples[key]) < 3:
+            examples[key].append({'id': record_id, 'reference': reference[:160], 'answer': answer[:160]})
     wall = time.perf_counter() - started
+    they_accept = formula[(True, True)] + formula[(True, False)]
+    they_reject = formula[(False, True)] + formula[(False, False)]
     figures = {'answers': len(pairs), 'agree': agree, 'agreement': agree / len(pairs) if pairs else float('nan'),
                'unscored': unscored, 'seconds': wall, 'disagreements': dict(disagreements.most_common()),
-               'disagreements_by_shape': dict(shapes.most_common()),
-               'examples': examples}
+               'disagreements_by_shape': dict(shapes.most_common()), 'examples': examples,
+               'formula_pairs': they_accept + they_reject,
+               'formula_accept_of_accepted': formula[(True, True)] / they_accept if they_accept else float('nan'),
+               'formula_accept_of_rejected': formula[(False, True)] / they_reject if they_reject else float('nan'),
+               'formula_split': {f'they_{"accept" if t else "reject"}_we_{"accept" if o else "reject"}': n
+                                 for (t, o), n in sorted(formula.items())}}
     print(f"Yale PHYSICS o3-mini: {len(pairs)} answers, strict agrees with their final verdict on "
           f"{agree} ({figures['agreement']:.1%}); unscored {unscored}; {wall:.1f} s")
+    print(f"formula pairs (no prose on either side): {figures['formula_pairs']}; of the {they_accept} they "
+          f"accept we accept {formula[(True, True)]} ({figures['formula_accept_of_accepted']:.1%}); of the "
+          f"{they_reject} they reject we accept {formula[(False, True)]} ({figures['formula_accept_of_rejected']:.1%})")
     print('disagreements by our reason:')
     for key, count in disagreements.most_common():
         print(f'  {key:40s} {count}')
@@ -258,8 +292,58 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
     return figures
 
 
+# --------------------------------------------------------------------------- peers' test cases
+
+def bench_peer(cases_path: str, near_miss_path: str) -> Dict:
+    from evalscope_phys.scoring import score_answer
+    cases = [json.loads(line) for line in open(cases_path, encoding='utf-8') if line.strip()]
+    headline = [c for c in cases if c.get('headline')]
+    left_out = collections.Counter(c['category'] for c in cases if not c.get('headline'))
+    by_category = collections.defaultdict(lambda: [0, 0])
+    misses = []
+    for case in headline:
+        verdict = score_answer(case['gold'], case['pred'], eed=False)
+        ok = bool(verdict.strict) == bool(case['expected'])
+        by_category[case['category']][0] += ok
+        by_category[case['category']][1] += 1
+        if not ok:
+            misses.append((case, verdict))
+    agree = sum(a for a, _ in by_category.values())
+    print(f"Math-Verify headline cases: strict agrees with their expected verdict on {agree}/{len(headline)} "
+          f"({agree / len(headline):.1%}); left out as non-physics conventions: "
+          + ', '.join(f'{k} {n}' for k, n in sorted(left_out.items())))
+    for category, (a, n) in sorted(by_category.items()):
+        print(f'  {category:24s} {a:3d}/{n}')
+    print('disagreements:')
+    for case, verdict in misses:
+        print(f"  {case['id']} {case['category']}: expected {case['expected']}, strict {verdict.strict} "
+              f"({verdict.reason}) gold {case['gold'][:50]!r} pred {case['pred'][-50:]!r}")
+    near = [json.loads(line) for line in open(near_miss_path, encoding='utf-8') if line.strip()]
+    wrong_accepts = right_rejects = 0
+    for row in near:
+        verdict = score_answer(row['gt'], row['gen'], eed=False)
+        if bool(verdict.strict) and not row['strict']:
+            wrong_accepts += 1
+            print(f"  near miss ACCEPTED: {row['class']}: {row['gt']} vs {row['gen']} ({verdict.reason})")
+        elif row['strict'] and not verdict.strict:
+            right_rejects += 1
+            print(f"  right form rejected: {row['class']}: {row['gt']} vs {row['gen']} ({verdict.reason})")
+    wrong_forms = sum(1 for r in near if not r['strict'])
+    print(f"near-miss table: {len(near)} rows; wrong forms accepted {wrong_accepts}/{wrong_forms}; "
+          f"right forms rejected {right_rejects}/{len(near) - wrong_forms}")
+    return {'headline': len(headline), 'headline_agree': agree, 'headline_agreement': agree / len(headline),
+            'by_category': {k: {'agree': a, 'cases': n} for k, (a, n) in by_category.items()},
+            'left_out': dict(left_out), 'near_miss_rows': len(near), 'near_miss_wrong_accepts': wrong_accepts,
+            'near_miss_right_rejects': right_rejects}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if '--peer' in argv:
+        argv.remove('--peer')
+        argv.insert(0, 'peer')
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     sub = parser.add_subparsers(dest='mode')
     pairs = sub.add_parser('pairs', help='EED dev pairs: speed and agreement with the official scorer')
     pairs.add_argument('--pairs', default=DEFAULT_PAIRS)
@@ -269,6 +353,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     yale.add_argument('--outputs', default=DEFAULT_YALE)
     yale.add_argument('--limit', type=int)
     yale.add_argument('--json', help='write the figures here')
+    peer = sub.add_parser('peer', help="Math-Verify's test cases and our near-miss table")
+    peer.add_argument('--cases', default=DEFAULT_PEER)
+    peer.add_argument('--near-miss', default=DEFAULT_NEAR_MISS)
+    peer.add_argument('--json', help='write the figures here')
     args = parser.parse_args(argv)
     mode = args.mode or 'pairs'
     if mode == 'pairs':
@@ -277,11 +365,17 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f'no dev pairs at {path}', file=sys.stderr)
             return 2
         figures = bench_pairs(path, getattr(args, 'limit', None))
-    else:
+    elif mode == 'yale':
         if not os.path.isdir(args.outputs):
             print(f'no Yale outputs at {args.outputs}', file=sys.stderr)
             return 2
         figures = bench_yale(args.outputs, args.limit)
+    else:
+        for path in (args.cases, args.near_miss):
+            if not os.path.exists(path):
+                print(f'no peer cases at {path}', file=sys.stderr)
+                return 2
+        figures = bench_peer(args.cases, args.near_miss)
     if getattr(args, 'json', None):
         with open(args.json, 'w', encoding='utf-8') as handle:
             json.dump(figures, handle, indent=1, default=str)

@@ -12,6 +12,8 @@ the engine found it correct (strict or lenient), or read both sides and found th
 - ``unscored``: the engine gave no verdict (timeout, crashed worker, input over the size limits,
   an unreadable reference; see :data:`evalscope_phys.scoring.verdict.UNSCORED_REASONS`);
 - ``unparseable_answer``: the answer is not a number or expression the engine can read;
+- ``undecided``: the engine read both sides but cannot represent what one of them means (a
+  derivative, a cross product, an unknown unit, words; reasons ``undecided``/``unknown_unit``);
 - ``text_answer``: the reference or the answer is words, not a number/expression ("counterclockwise",
   "the ball moves left"): the engine may still read letters as symbols, so its "different" is not
   trusted and the judge decides.
@@ -47,7 +49,7 @@ from pydantic import BaseModel
 
 from evalscope_phys.scoring.metrics import LENIENT, STRICT
 from evalscope_phys.scoring.units import parse_unit
-from evalscope_phys.scoring.verdict import UNSCORED_REASONS, Verdict
+from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
@@ -55,7 +57,8 @@ JUDGE_PROMPT_FILE = Path(__file__).with_name('judge_prompt.txt')
 #: the judge sees at most this much of an answer (its end, where the result is)
 MAX_JUDGED_ANSWER_CHARS = 4000
 #: engine reasons meaning "both sides were read and differ": the rules decided "wrong"
-DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch', 'no_answer'})
+DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch', 'no_answer', 'hedged',
+                                   'undefined_value', 'answer_too_large'})
 #: words that are mathematics, not prose, when they appear outside a LaTeX command
 MATH_WORDS = frozenset({'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
                         'tanh', 'exp', 'log', 'sqrt', 'max', 'min', 'det', 'const'})
@@ -111,6 +114,8 @@ def undecided_reason(verdict: Union[Verdict, Mapping[str, Any]], reference: str)
         return None
     if reason == 'unparseable_answer':
         return 'unparseable_answer'
+    if reason in UNDECIDED_REASONS:
+        return 'undecided'  # the engine could not represent what one side means
     if is_text_answer(reference) or is_text_answer(str(get('extracted') or '')):
         return 'text_answer'
     if reason in DECIDED_WRONG_REASONS:

@@ -19,11 +19,10 @@ from evalscope_phys.benchmarks.base import (
     EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_records,
     records_dataset,
 )
-from evalscope_phys.scoring.answer_parts import (
-    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, split_labels, strip_answer_wrappers,
+from evalscope_phys.benchmarks.typed_answers import (
+    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_parts, split_labels,
 )
-from evalscope_phys.scoring.answer_types import score_typed_answer
-from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 from evalscope_phys.scoring.verdict import Verdict
 
 #: the original release's file (``data.zip``); hub copies hold one file per subset instead
@@ -85,7 +84,7 @@ answer list, which the upstream `olympiad_bench` adapter has no notion of.
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2402.14008',
         subset_list=[TEXT_ONLY],
-        metric_list=[LENIENT, STRICT, EED, SCORED],
+        metric_list=[LENIENT, STRICT, EED, SCORED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='train',
         prompt_template=PROMPT_TEMPLATE,
@@ -133,7 +132,7 @@ class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         alternatives = [[AnswerPart(**p) for p in parts] for parts in task_state.metadata['alternatives']]
-        verdict = best_verdict([score_typed_answer(parts, original_prediction, ordered=False, eed=True)
+        verdict = best_verdict([score_parts(parts, original_prediction, ordered=False, eed=True)
                                 for parts in alternatives])
         return verdict_score(verdict, original_prediction, metrics=(EED, STRICT, LENIENT), main=LENIENT)
 
@@ -215,7 +214,7 @@ def record_alternatives(record: Dict[str, Any]) -> List[List[AnswerPart]]:
     multiple = flag(record.get('is_multiple_answer'))
     alternatives, problems = [], []
     for final in finals:
-        text = strip_answer_wrappers(str(final))
+        text = str(final).strip()
         if not text:
             continue
         try:

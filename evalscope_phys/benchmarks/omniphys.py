@@ -37,7 +37,7 @@ from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_fi
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, undecided_reason
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 PROCESS_OBJ, PROCESS_OPEN = 'process_obj', 'process_open'
 MASTERY_OBJ, MASTERY_OPEN = 'mastery_obj', 'mastery_open'
@@ -194,7 +194,7 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
         description=DESCRIPTION,
         subset_list=SUBSET_LIST,
         metric_list=[LENIENT, STRICT, SCORED, PROCESS_OBJ, PROCESS_OPEN, MASTERY_OBJ, MASTERY_OPEN, JUDGED,
-                     CANNOT_JUDGE],
+                     CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

@@ -12,7 +12,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 #: release files, most useful first: ``fullques`` holds the 100 problems with public answers
 DATA_FILES = ('PHYBench-fullques_v1.json', 'PHYBench-questions_v1.json')
@@ -69,7 +69,7 @@ answers are scored here.
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2504.16074',
         subset_list=SUBSET_LIST,
-        metric_list=[EED, STRICT, LENIENT, SCORED],
+        metric_list=[EED, STRICT, LENIENT, SCORED, STRICT_ALL, LENIENT_ALL],
         primary_metric=EED,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

@@ -28,7 +28,7 @@ from evalscope_phys.benchmarks.base import (
 )
 from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 DATA_FILES = ('physolym*.jsonl', 'physolym*.json', '*.jsonl')
 SUBSET_LIST = ['en', 'et']
@@ -101,7 +101,7 @@ def reference_of(record: Dict[str, Any]) -> Any:
         tags=[Tags.REASONING, Tags.MATH],
         description=DESCRIPTION,
         subset_list=SUBSET_LIST,
-        metric_list=[STRICT, LENIENT, EED, SCORED],
+        metric_list=[STRICT, LENIENT, EED, SCORED, STRICT_ALL, LENIENT_ALL],
         primary_metric=MetricSelector(name=STRICT, aggregation='mean'),
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

@@ -16,8 +16,7 @@ from evalscope.constants import ScoreStatus, Tags
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import Decision, RulesFirstJudgeMixin, undecided_reason
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.extract import extract_all_answers
-from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT
+from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 
 ALL_CORRECT = 'all_correct'
 SUBSET_LIST = ['knowledge', 'easy', 'medium', 'hard']
@@ -99,26 +98,27 @@ def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
             for r in read_records(path)], str(path)
 
 
-def split_answers(response: str, count: int) -> List[str]:
-    """The response's answers matched to ``count`` sub-questions in order ('' where none)."""
-    answers = [a.text for a in extract_all_answers(response or '') if not a.empty]
-    answers = answers[-count:] if len(answers) >= count else answers
-    return answers + [''] * (count - len(answers))
-
-
 def _mean(values: List[float]) -> Optional[float]:
     return sum(values) / len(values) if values else None
 
 
 def problem_values(subs: List[Dict[str, Any]]) -> Dict[str, float]:
-    """Per-problem metrics from its sub-answer verdicts (dicts with strict, lenient, eed, scored)."""
+    """Per-problem metrics from its sub-answer verdicts (dicts with strict, lenient, eed, scored).
+
+    A problem whose sub-answers were all scored gets ``strict_acc``/``lenient_acc``/``eed`` (the
+    share of correct sub-answers) and ``all_correct``. One with unscored sub-answers gets only
+    ``scored`` (the share that was) and the over-all accuracies ``strict_acc_all``/``lenient_acc_all``
+    (correct sub-answers out of all of them): one right and three unscored is never a 1.0.
+    """
     scored = [s for s in subs if s['scored']]
-    value = {SCORED: len(scored) / len(subs)}
-    for name, key in ((STRICT, 'strict'), (LENIENT, 'lenient'), (EED, 'eed')):
-        mean = _mean([float(s[key]) for s in scored if s.get(key) is not None])
-        if mean is not None:
-            value[name] = mean
+    value = {SCORED: len(scored) / len(subs),
+             STRICT_ALL: sum(bool(s.get('strict')) for s in subs) / len(subs),
+             LENIENT_ALL: sum(bool(s.get('lenient')) for s in subs) / len(subs)}
     if len(scored) == len(subs):
+        for name, key in ((STRICT, 'strict'), (LENIENT, 'lenient'), (EED, 'eed')):
+            mean = _mean([float(s[key]) for s in subs if s.get(key) is not None])
+            if mean is not None:
+                value[name] = mean
         value[ALL_CORRECT] = float(all(s['strict'] for s in subs))
     return value
 
@@ -133,7 +133,7 @@ def problem_values(subs: List[Dict[str, Any]]) -> Dict[str, float]:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2502.12054',
         subset_list=SUBSET_LIST,
-        metric_list=[STRICT, LENIENT, ALL_CORRECT, EED, SCORED],
+        metric_list=[STRICT, LENIENT, ALL_CORRECT, EED, SCORED, STRICT_ALL, LENIENT_ALL],
         primary_metric=STRICT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
@@ -185,9 +185,11 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         references = task_state.metadata['answers']
-        subs = []
-        for ref, answer in zip(references, split_answers(original_prediction, len(references))):
-            subs.append(score_answer(ref, answer).to_dict())
+        verdict = score_answer(references, original_prediction, multiple='ordered')
+        if verdict.parts:
+            subs = [p.to_dict() for p in verdict.parts]
+        else:  # the whole answer was unscored (timeout, unreadable reference): every part is
+            subs = [verdict.to_dict() for _ in references]
         score = Score(prediction=original_prediction, extracted_prediction=' ; '.join(s['extracted'] or '' for s in subs))
         score.main_score_name = STRICT
         score.value = problem_values(subs)

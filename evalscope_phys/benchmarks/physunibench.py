@@ -17,7 +17,7 @@ from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_datas
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
 from evalscope_phys.scoring import extract_final_answer, score_answer
-from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 from evalscope_phys.scoring.verdict import Verdict
 
 OPEN_ENDED, MULTIPLE_CHOICE = 'open_ended', 'multiple_choice'
@@ -86,7 +86,7 @@ def parse_mcq_options(raw: Any) -> Dict[str, str]:
 def reference_final_answer(solution: str) -> Optional[str]:
     """The final answer a worked solution states, or None when the engine finds none it can read."""
     found = extract_final_answer(solution or '')
-    if found.empty or found.source not in ANSWER_SOURCES or is_text_answer(found.expression):
+    if found.empty or found.source not in ANSWER_SOURCES or is_text_answer(found.text):
         return None
     return found.text
 
@@ -101,7 +101,7 @@ def reference_final_answer(solution: str) -> Optional[str]:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2506.17667',
         subset_list=[OPEN_ENDED, MULTIPLE_CHOICE],
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
@@ -185,9 +185,8 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         if metadata.get('subset') == MULTIPLE_CHOICE:
             return self._choice_score(original_prediction, reference, task_state)
         if not metadata.get('reference_from_solution', True):
-            answer = extract_final_answer(original_prediction or '')
             verdict = Verdict(eed=None, strict=None, lenient=None, reason=NO_REFERENCE_ANSWER,
-                              extracted=answer.text or None, seconds=0.0,
+                              extracted=None, seconds=0.0,
                               detail='the reference solution states no final answer the engine can read')
         else:
             verdict = score_answer(reference, original_prediction, eed=False)

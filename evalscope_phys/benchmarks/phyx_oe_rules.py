@@ -27,7 +27,7 @@ from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_s
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 #: the official open-ended prompt, plus one sentence asking for a boxed answer the rules can read;
 #: set ``prompt_template: '{question}'`` in dataset_args for the official prompt verbatim
@@ -76,7 +76,7 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.15929',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split=FULL_SPLIT,
         prompt_template=PROMPT_TEMPLATE,

@@ -16,9 +16,8 @@ from evalscope.constants import Tags
 from evalscope_phys.benchmarks.base import (
     EN_ZH, chosen_languages, languages_param, locate_dataset, log_skipped, read_records, records_dataset,
 )
-from evalscope_phys.scoring.answer_parts import AnswerPart, build_parts, parse_answer_types
-from evalscope_phys.scoring.answer_types import score_typed_answer
-from evalscope_phys.scoring.metrics import EED, LENIENT, SCORED, STRICT, verdict_score
+from evalscope_phys.benchmarks.typed_answers import AnswerPart, build_parts, parse_answer_types, score_parts
+from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 #: the official evaluator's relative tolerance for numbers
 TOLERANCE = 1e-2
@@ -91,7 +90,7 @@ intervals (`IN`), yes/no (`TF`) and multiple choice (`MC`), often several per pr
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2502.00334',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, EED, SCORED],
+        metric_list=[LENIENT, STRICT, EED, SCORED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='en',
         prompt_template=PROMPT_TEMPLATE,
@@ -143,7 +142,7 @@ class UGPhysicsAdapter(DefaultDataAdapter):
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         parts = [AnswerPart(**p) for p in task_state.metadata['parts']]
-        verdict = score_typed_answer(parts, original_prediction, ordered=True, eed=True)
+        verdict = score_parts(parts, original_prediction, ordered=True, eed=True)
         return verdict_score(verdict, original_prediction, metrics=(EED, STRICT, LENIENT), main=LENIENT)
 
 

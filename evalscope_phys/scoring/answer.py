@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import FrozenSet, Optional, Tuple, Union
 
-RELATION_KINDS = ('=', '<', '<=', '!=', 'approx', 'propto', 'to', 'sim', 'equiv')
+RELATION_KINDS = ('=', '<', '<=', '!=', 'approx', 'propto', 'to', 'sim', 'equiv', 'll', 'in')
 """Relation kinds after orientation (``>`` and ``>=`` are stored as ``<``/``<=`` with sides swapped)."""
 
 COLLECTION_KINDS = ('tuple', 'set', 'ratio', 'list', 'boxes', 'matrix')
@@ -180,7 +180,8 @@ def describe(answer: Answer) -> str:
 
 
 _RELATION_SPELLING = {'=': '=', '<': '<', '<=': '\\le', '!=': '\\neq', 'approx': '\\approx',
-                      'propto': '\\propto', 'to': '\\to', 'sim': '\\sim', 'equiv': '\\equiv'}
+                      'propto': '\\propto', 'to': '\\to', 'sim': '\\sim', 'equiv': '\\equiv',
+                      'll': '\\ll', 'in': '\\in'}
 
 
 def values_in(answer: Answer) -> Tuple[Value, ...]:

@@ -81,6 +81,8 @@ class Outcome:
     detail: str = ''
     error: Optional[float] = None
     parts: Tuple['Outcome', ...] = ()
+    answer: str = ''
+    """The answer part this outcome judged (for the parts of a list)."""
 
 
 def _wrong(reason: str, detail: str = '', eed: Optional[float] = 0.0) -> Outcome:
@@ -92,16 +94,24 @@ def _right(reason: str, detail: str = '', error: float = 0.0) -> Outcome:
 
 
 UNDECIDED = 'undecided'
+UNSUPPORTED_STRUCTURES = frozenset({'piecewise', 'determinant', 'relation_chain'})
+"""Structures the extractor recognises but the comparator does not represent: undecided, not wrong."""
 
 
 # --------------------------------------------------------------------------- entry
 
 def compare(reference: Answer, answer: Answer, options: Options = Options()) -> Outcome:
     """Strict and lenient verdicts for ``answer`` against ``reference`` (see the module docstring)."""
+    if isinstance(reference, Unreadable) and reference.why in UNSUPPORTED_STRUCTURES:
+        if isinstance(answer, Unreadable) and _compact(answer.raw) == _compact(reference.raw):
+            return _right('equivalent', 'identical text')
+        return _wrong(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
     if isinstance(answer, Empty):
         return _wrong('no_answer')
+    if isinstance(answer, Unreadable) and answer.why in UNSUPPORTED_STRUCTURES:
+        return _wrong(UNDECIDED, f'the answer is a {answer.why.replace("_", " ")}', eed=0.0)
     if isinstance(answer, Unreadable):
         return _wrong('answer_too_large' if answer.why in ('answer_too_large', 'too_many_parts', 'too_deep')
                       else 'unparseable_answer', answer.why)
@@ -190,6 +200,8 @@ def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     ordered = options.ordered and not (isinstance(reference, Collection) and reference.kind == 'set')
     given = _answer_items(answer)
+    if ordered and isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
+        given = given[-len(items):]  # boxed intermediate results first, the final answers last
     return match_items(items, given, options, ordered)
 
 
@@ -211,7 +223,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
                                           lambda o: o.lenient, lambda o: o.error, ordered)
     parts: List[Optional[Outcome]] = [None] * len(references)
     for i, j in chosen:
-        parts[i] = table[(i, j)]
+        parts[i] = replace(table[(i, j)], answer=describe(answers[j]))
     for i in unmatched_rows(chosen, len(references)):
         parts[i] = _wrong('no_answer', 'no answer for this part')
     done = [p for p in parts if p is not None]
@@ -262,7 +274,10 @@ def _ratio(reference: Collection, answer: Answer, options: Options) -> Outcome:
     ref_values, ans_values = [_plain_value(i) for i in reference.items], [_plain_value(i) for i in answer.items]
     if None in ref_values or None in ans_values:
         return match_items(reference.items, answer.items, options, ordered=True)
-    refs = [read_expression(v, reference=True) for v in ref_values]
+    try:
+        refs = [read_expression(v, reference=True) for v in ref_values]
+    except LatexError:
+        return match_items(reference.items, answer.items, options, ordered=True)
     answers = []
     for value in ans_values:
         expr, error = read_expression_safely(value)
@@ -346,7 +361,8 @@ def _defined_value(relation: Relation) -> Optional[Value]:
         rhs = read_expression(relation.right.latex, reference=True)
     except LatexError:
         return None
-    if rhs == 0 or (lhs.free_symbols & rhs.free_symbols) or (lhs.is_Add and not rhs.free_symbols):
+    if rhs == 0 or not lhs.free_symbols or (lhs.free_symbols & rhs.free_symbols) \
+            or (lhs.is_Add and not rhs.free_symbols):
         return None
     return relation.right
 
@@ -403,7 +419,10 @@ def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sym
         if not isinstance(side, Value) or side.unit is not None:
             return None
         if reference:
-            sides.append(read_expression(side.latex, reference=True))
+            try:
+                sides.append(read_expression(side.latex, reference=True))
+            except LatexError:
+                return None
         else:
             expr, _ = read_expression_safely(side.latex)
             if expr is None:
@@ -540,7 +559,16 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
             outcome = other
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
+    if unit_reason == 'extra_unit' and outcome.lenient and not _dimensionless(answer.unit):
+        # the reference gives no unit to check the answer's against: the number may be in another one
+        return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
     return outcome
+
+
+def _dimensionless(unit: Optional[Unit]) -> bool:
+    from .units import parse_unit
+    parsed = parse_unit(unit.text) if unit else None
+    return parsed is not None and parsed.dimensionless
 
 
 def _convert(reference_unit: Optional[Unit], answer_unit: Optional[Unit], options: Options):

@@ -38,7 +38,7 @@ _cache_lock = threading.Lock()
 def _verdict_data(outcome, extracted: str) -> dict:
     return {'strict': outcome.strict, 'lenient': outcome.lenient, 'reason': outcome.reason, 'eed': outcome.eed,
             'detail': outcome.detail, 'extracted': extracted,
-            'parts': [_verdict_data(p, '') for p in outcome.parts]}
+            'parts': [_verdict_data(p, p.answer) for p in outcome.parts]}
 
 
 def _score_job(job: dict) -> dict:

@@ -26,7 +26,7 @@ from typing import List, Optional, Sequence, Tuple
 from .vocabulary import FUNCTION_ALIASES, FUNCTIONS, GREEK, OTHER_SYMBOLS
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text,
                      Truth, Unit, Unreadable, Value)
-from .scan import (balanced, boxed_spans, command_end, despace, group_at, matching_brace, math_spans,
+from .scan import (balanced, boxed_contents, boxed_spans, command_end, despace, group_at, matching_brace, math_spans,
                    strip_leading, strip_trailing, top_level_split)
 
 EXTRACT_WINDOW = 50_000
@@ -108,12 +108,13 @@ def _script_run(match: 're.Match[str]') -> str:
 
 # --------------------------------------------------------------------------- locating
 
+_BACKSLASH_SPACE_RE = re.compile(r'(?<!\\)\\ ')
 _FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*[:：])')
 
 
 def locate(response: str) -> Tuple[List[str], str]:
     """The final answer's text (several texts for several boxes) and where it was found."""
-    text = response[-EXTRACT_WINDOW:]
+    text = _BACKSLASH_SPACE_RE.sub(r'\\,', response[-EXTRACT_WINDOW:])
     if '\\\\boxed' in text:  # a doubly escaped box copied from JSON
         text = text.replace('\\\\boxed', '\\boxed')
     boxes = boxed_spans(text)
@@ -396,7 +397,18 @@ def is_name(text: str) -> bool:
     m = re.fullmatch(r'\s*(\\left)?\s*\|(.*)(\\right)?\s*\|\s*', stripped)
     if m and '|' not in m.group(2):
         stripped = m.group(2).replace('\\right', '')
-    return bool(_NAME_RE.match(stripped))
+    return bool(_NAME_RE.match(stripped)) or _one_symbol(stripped)
+
+
+def _one_symbol(text: str) -> bool:
+    """The text reads as one symbol (``v_\\text{T}``, ``E_{K^-}``, ``\\overline{E^2}``, ``E(r)``)."""
+    from .normalize import LatexError, normalize_latex
+    if len(text) > 80 or re.search(r'[+=<>]|\\frac|\\sqrt', text):
+        return False
+    try:
+        return bool(re.fullmatch(r'\\variable\{[^{}]*\}', normalize_latex(plain_operators(text)).strip()))
+    except (LatexError, RecursionError):
+        return False
 
 
 def extract_answer(response: object, expected: Optional[str] = None) -> Extracted:
@@ -427,6 +439,19 @@ extract_final_answer = extract_answer
 
 _MARKDOWN_BOLD_RE = re.compile(r'\*\*([A-Za-z][A-Za-z :]{0,60}:?)\*\*')
 _DELIMITER_RE = re.compile(r'\$\$|(?<!\\)\$|\\\[|\\\]|\\\(|\\\)')
+
+
+def reference_parts(text: str) -> List[str]:
+    """The texts of a reference's parts as the reader splits them (boxes, then a top-level list):
+    datasets that label each part with a type or unit need them one by one."""
+    latex = to_latex(str(text or ''))
+    boxes = boxed_contents(latex)
+    if len(boxes) > 1:
+        return [clean(b) for b in boxes if clean(b)]
+    body = clean(boxes[0]) if boxes else clean(_DELIMITER_RE.sub(' ', latex))
+    if _environment_rows(body) is not None:
+        return [body]
+    return [clean(i) for i in _list_items(body) if clean(i)] or ([body] if body else [])
 
 
 def read_reference(text: object, expected: Optional[str] = None) -> Answer:
@@ -483,7 +508,7 @@ def _outside_math(text: str, spans) -> str:
 
 def read_answer(text: str, expected: Optional[str] = None) -> Answer:
     """What a located answer text means (see the module docstring)."""
-    text = clean(despace(to_latex(text)))
+    text = clean(_BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
     text = clean(plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text)))
@@ -627,6 +652,8 @@ def _item(text: str, expected: Optional[str], depth: int) -> Answer:
         return _value(text, expected, depth)
     if any(not p.strip() for p in pieces):
         return Unreadable('relation_missing_side', text)
+    if len(kinds) == 1 and kinds[0][0] == 'sim' and is_name(pieces[0]):
+        kinds = [('approx', False)]  # E_n \sim X: the quantity is (asymptotically) X
     if all(k[0] in ('=', 'approx') for k in kinds):
         approximate = any(k[0] == 'approx' for k in kinds)
         values = [_value(p, expected, depth) for p in pieces[1:]]

@@ -1,10 +1,12 @@
 """The engine's bridge to EvalScope: metric semantics and Verdict -> Score.
 
 The only module in ``scoring`` that imports EvalScope. Report metric names:
-``eed`` (0-100), ``strict_acc`` and ``lenient_acc`` (0/1 per answer) and ``scored`` (1 when the
-engine could reach a verdict). An answer the engine could not score (timeout, worker crash) keeps
-only ``scored = 0``: it drops out of the accuracy means instead of counting as a silent 0, and the
-``scored`` rate shows how many did.
+``eed`` (0-100), ``strict_acc`` and ``lenient_acc`` (0/1 per answer, over the answers the engine
+could score), ``scored`` (1 when the engine could reach a verdict), and ``strict_acc_all`` /
+``lenient_acc_all`` (over every answer: an unscored one counts as not correct). An answer the engine
+could not score (timeout, worker crash, unreadable reference) drops out of ``strict_acc`` instead of
+counting as a silent 0, the ``scored`` rate shows how many did, and the ``_all`` accuracies show what
+the run is worth if every unscored answer were wrong.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ EED = 'eed'
 STRICT = 'strict_acc'
 LENIENT = 'lenient_acc'
 SCORED = 'scored'
+STRICT_ALL = 'strict_acc_all'
+LENIENT_ALL = 'lenient_acc_all'
 
 #: report semantics of every metric name our adapters emit
 METRIC_ENTRIES: Dict[str, MetricEntry] = {
@@ -30,6 +34,8 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     STRICT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy'),
     LENIENT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy'),
     SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),
+    STRICT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy (all answers)'),
+    LENIENT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy (all answers)'),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
@@ -62,10 +68,12 @@ def verdict_score(
     score.explanation = verdict.reason
     score.metadata = {'verdict': verdict.to_dict()}
     if not verdict.scored:
-        score.value = {SCORED: 0.0}
+        score.value = {SCORED: 0.0, STRICT_ALL: 0.0, LENIENT_ALL: 0.0}
         score.status = ScoreStatus.DEGRADED
         return score
     values = {EED: verdict.eed, STRICT: verdict.strict, LENIENT: verdict.lenient}
     score.value = {name: float(values[name]) for name in metrics if values.get(name) is not None}
     score.value[SCORED] = 1.0
+    score.value[STRICT_ALL] = float(bool(verdict.strict))
+    score.value[LENIENT_ALL] = float(bool(verdict.lenient))
     return score

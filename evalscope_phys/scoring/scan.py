@@ -204,18 +204,20 @@ def math_spans(text: str) -> List[Tuple[str, int, int]]:
 def strip_trailing(text: str, extra: str = '') -> str:
     """``text`` without trailing spacing commands, whitespace and ``.,;:`` (no regex backtracking).
 
-    A character that ends a control symbol (the ``,`` of ``\\,``) is part of the command, not punctuation.
+    A character that ends a control symbol (the ``,`` of ``\\,``, the space of ``\\ ``) is part of the
+    command, not punctuation or whitespace.
     """
     tails = ('\\qquad', '\\quad', '\\,', '\\;', '\\:', '\\!', '\\ ', '~', '\\\\')
-    punctuation = '.,;:' + extra
+    punctuation = ' \t\r\n.,;:' + extra
     while True:
-        stripped = text.rstrip(' \t\r\n')
+        stripped = text
         for tail in tails:
             if stripped.endswith(tail) and not stripped.endswith('\\' + tail):
                 stripped = stripped[:-len(tail)]
                 break
         else:
-            if stripped and stripped[-1] in punctuation and not stripped[:-1].endswith('\\'):
+            if stripped and stripped[-1] in punctuation and not stripped[:-1].endswith('\\') \
+                    or stripped.endswith('\\\\' + stripped[-1:]) and stripped[-1:] in punctuation:
                 stripped = stripped[:-1]
         if stripped == text:
             return text

@@ -32,7 +32,7 @@ _WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour'
                  'Gs': 'G_si', 'gauss': 'G_si', 'amu': 'u', 'deg': 'degree', 'degrees': 'degree',
                  'rev': 'revolution', 'Angstrom': 'angstrom', 'ev': 'eV', 'kev': 'keV',
                  'mev': 'MeV', 'gev': 'GeV', 'ly': 'light_year', 'lyr': 'light_year',
-                 'pct': 'percent', 'percentage': 'percent', 'percents': 'percent', 'Celsius': 'degC',
+                 'kWhr': 'kWh', 'pct': 'percent', 'percentage': 'percent', 'percents': 'percent', 'Celsius': 'degC',
                  'c': None, 'e': None}
 _ALLOWED_RE = re.compile(r'^[A-Za-z0-9_*/(). \-]+$')
 
@@ -103,10 +103,14 @@ def parse_unit(text: str):
         expression = latex_unit_to_pint(text, drop_note)
         if expression is None:
             continue
-        try:
-            return registry().parse_units(expression)
-        except Exception:
-            continue
+        candidates = [expression]
+        if re.fullmatch(r'[A-Z][a-z]{3,}', expression):
+            candidates.append(expression.lower())  # a unit name written with a capital: Tesla, Joule
+        for candidate in candidates:
+            try:
+                return registry().parse_units(candidate)
+            except Exception:
+                continue
     return None
 
 

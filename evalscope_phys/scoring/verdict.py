@@ -20,6 +20,7 @@ REASONS = {
     'numeric_match': 'numbers equal within relative 1e-6',
     'unit_converted': 'equal after converting the answer into the reference unit',
     'missing_unit': 'the answer has no unit but matches in the reference unit (lenient only)',
+    'extra_unit': 'the answer has a unit the reference does not state; the number matches (lenient only)',
     'within_tolerance': 'not equal, but within the lenient tolerance (lenient only)',
     'not_equivalent': 'a different value, expression or relation',
     'dimension_mismatch': 'the answer unit has other dimensions than the reference unit',
