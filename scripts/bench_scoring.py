@@ -83,7 +83,7 @@ def _cpu_seconds(row: dict) -> float:
     return time.process_time() - started
 
 
-def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
+def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dict:
     """Score the dev pairs; return the figures (also printed)."""
     from evalscope_phys.scoring import score_answer
     from evalscope_phys.scoring.engine import warm_up
@@ -96,8 +96,9 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
     for row in rows:
         results.append((row, score_answer(row['gt'], row['gen'])))
     wall = time.perf_counter() - started
-    warm_up()
-    cpu = [_cpu_seconds(row) for row in rows]
+    if cpu:
+        warm_up()
+    cpu_seconds = [_cpu_seconds(row) for row in rows] if cpu else [float('nan')]
 
     seconds = [v.seconds for _, v in results]
     official = [r['seconds'] for r, _ in results]
@@ -120,12 +121,12 @@ def bench_pairs(path: str, limit: Optional[int] = None) -> Dict:
         'median_seconds': statistics.median(seconds),
         'p99_seconds': percentile(seconds, 0.99),
         'max_seconds': max(seconds),
-        'cpu_mean_seconds': statistics.mean(cpu),
-        'cpu_p99_seconds': percentile(cpu, 0.99),
+        'cpu_mean_seconds': statistics.mean(cpu_seconds),
+        'cpu_p99_seconds': percentile(cpu_seconds, 0.99),
         'official_mean_seconds': statistics.mean(official),
         'official_median_seconds': statistics.median(official),
         'speedup_mean': statistics.mean(official) / statistics.mean(seconds),
-        'speedup_cpu_mean': statistics.mean(official) / statistics.mean(cpu),
+        'speedup_cpu_mean': statistics.mean(official) / statistics.mean(cpu_seconds),
         'load_average': os.getloadavg()[0],
         'over_5s': sum(1 for s in seconds if s > 5.0),
         'fair_pairs': fair_total,

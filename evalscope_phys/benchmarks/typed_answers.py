@@ -85,7 +85,7 @@ def split_labels(text: object, count: int) -> List[str]:
 
 
 def _clean_label(item: str) -> str:
-    item = item.strip().strip('"').strip()
+    item = re.sub(r'^(\\[,;: ]|~|\s)+', '', item).strip().strip('"').strip()
     item = re.sub(r'^\$(.*)\$$', r'\1', item).strip()
     inner = re.fullmatch(r'\\(text|mathrm)\s*\{\s*(.*?)\s*\}', item)
     if inner and inner.group(2).lower() in ('none', ''):

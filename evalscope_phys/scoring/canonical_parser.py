@@ -2,7 +2,7 @@
 
 The canonical form is a tiny language (``\\variable{name}``, numbers, ``+ - \\cdot \\times / ^ !``,
 brackets, ``|..|``, ``\\frac``, ``\\sqrt``, ``\\binom``, elementary functions, ``\\sp`` for an explicit
-space), so we parse it directly in well under a millisecond; nothing else is ever handed to a
+space, postfix ``\\degree`` and ``\\percent``), so we parse it directly in well under a millisecond; nothing else is ever handed to a
 grammar, and no text is evaluated: the result is built with SymPy constructors only.
 
 Precedence: juxtaposition binds tighter than ``/`` (``a/bc`` is ``a/(bc)``). A function without
@@ -177,6 +177,12 @@ class _Parser:
             elif tok == ('chr', '!'):
                 self.next()
                 base = sympy.factorial(base)
+            elif tok == ('cmd', 'degree'):  # 30^\circ: a postfix unit of angle, bound to its number
+                self.next()
+                base = base * sympy.pi / 180
+            elif tok == ('cmd', 'percent'):
+                self.next()
+                base = base / 100
             elif tok == ('chr', "'"):
                 raise Unsupported('prime')
             else:

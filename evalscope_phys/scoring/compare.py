@@ -199,15 +199,18 @@ def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     ordered = options.ordered and not (isinstance(reference, Collection) and reference.kind == 'set')
-    given = _answer_items(answer)
-    if ordered and isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
+    given = _answer_items(answer, len(items))
+    if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
     return match_items(items, given, options, ordered)
 
 
-def _answer_items(answer: Answer) -> Tuple[Answer, ...]:
+def _answer_items(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
+    """The answers a list offers; words beside the formulas are commentary when dropping them leaves
+    exactly as many answers as the reference wants."""
     if isinstance(answer, Collection) and answer.kind in ('list', 'boxes', 'set', 'tuple'):
-        return tuple(i for i in answer.items if not isinstance(i, Text)) or answer.items
+        formulas = tuple(i for i in answer.items if not isinstance(i, Text))
+        return formulas if formulas and (len(formulas) == wanted or len(answer.items) != wanted) else answer.items
     if isinstance(answer, Alternatives):
         return answer.options
     return (answer,)
@@ -244,7 +247,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
 
 def _alternatives(reference: Alternatives, answer: Answer, options: Options) -> Outcome:
     """``\\pm`` branches or ``or`` values: the answer must give the same set of values."""
-    given = _answer_items(answer)
+    given = _answer_items(answer, len(reference.options))
     if len(given) == 1:
         return _wrong('count_mismatch', f'one value for {len(reference.options)} alternatives')
     return match_items(reference.options, given, options, ordered=False)
@@ -359,7 +362,7 @@ def _defined_value(relation: Relation) -> Optional[Value]:
     try:
         lhs = read_expression(relation.left.latex, reference=True)
         rhs = read_expression(relation.right.latex, reference=True)
-    except LatexError:
+    except (LatexError, ReferenceUnreadable):
         return None
     if rhs == 0 or not lhs.free_symbols or (lhs.free_symbols & rhs.free_symbols) \
             or (lhs.is_Add and not rhs.free_symbols):
@@ -421,7 +424,7 @@ def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sym
         if reference:
             try:
                 sides.append(read_expression(side.latex, reference=True))
-            except LatexError:
+            except (LatexError, ReferenceUnreadable):
                 return None
         else:
             expr, _ = read_expression_safely(side.latex)
@@ -519,6 +522,11 @@ def _compact(text: str) -> str:
     return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text)
 
 
+def _written(value: Value) -> str:
+    """A value as its text says it (a unit the dataset gives apart is not part of the text)."""
+    return value.latex if value.unit is None or value.unit.apart else value.text
+
+
 def compare_values(reference: Value, answer: Value, options: Options) -> Outcome:
     """Two values, each with an optional unit: units converted with pint, then :func:`expressions`."""
     if reference.tolerance is not None:
@@ -526,9 +534,13 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
     try:
         ref_expr = read_expression(reference.latex, reference=True)
     except LatexError as exc:  # a meaningful reference we cannot represent: only the same text matches
-        if _compact(reference.text) == _compact(answer.text):
+        if _compact(_written(reference)) == _compact(_written(answer)):
             return _right('equivalent', 'identical text')
         return _wrong(UNDECIDED, exc.reason, eed=None)
+    except ReferenceUnreadable:  # a term symbol {}^{3}P_{0}, a matrix: the same text is still the same answer
+        if _compact(_written(reference)) == _compact(_written(answer)):
+            return _right('equivalent', 'identical text')
+        raise
     ans_expr, error = _read_cached(answer.latex)
     if ans_expr is not None and answer.unit is not None and answer.unit.plain and ref_expr.free_symbols:
         joined, _ = _read_cached(answer.text)  # "4 mg" against a symbolic reference: m times g
@@ -539,14 +551,16 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
         if joined is not None:
             ref_expr, reference = joined, Value(reference.text)
     if ans_expr is None:
-        if _compact(reference.text) == _compact(answer.text) and not error.too_large:
+        if _compact(_written(reference)) == _compact(_written(answer)) and not error.too_large:
             return _right('equivalent', 'identical text')
-        if error.too_large:
+        if error.too_large and error.reason not in ('nul_byte', 'not_text'):
             return _wrong('answer_too_large', str(error))
         if error.unsupported:
             return _wrong(UNDECIDED, error.reason, eed=0.0)
         return _wrong('undefined_value' if error.reason == 'undefined_value' else 'unparseable_answer',
                       str(error)[:120])
+    if not _vectors_are_polynomial(ref_expr, ans_expr) and _compact(reference.latex) == _compact(answer.latex):
+        return _right('equivalent', 'identical text')
     conversion = _convert(reference.unit, answer.unit, options)
     if isinstance(conversion, Outcome):
         return conversion
@@ -559,7 +573,7 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
             outcome = other
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
-    if unit_reason == 'extra_unit' and outcome.lenient and not _dimensionless(answer.unit):
+    if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols and not _dimensionless(answer.unit):
         # the reference gives no unit to check the answer's against: the number may be in another one
         return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
     return outcome
@@ -577,6 +591,8 @@ def _convert(reference_unit: Optional[Unit], answer_unit: Optional[Unit], option
     ref_text = reference_unit.text if reference_unit else options.unit
     apart = reference_unit.apart if reference_unit else bool(options.unit)
     ans_text = answer_unit.text if answer_unit else ''
+    if apart and not ans_text and parse_unit(ref_text) is None:
+        return 1.0, 0.0, 'no_units', None  # the dataset's own unit label ("energy", \mu_B): a bare number is the form
     for text in (ref_text, ans_text):
         if text and parse_unit(text) is None and _compact(ref_text) != _compact(ans_text):
             return _wrong('unknown_unit', f'unit {text!r} is not one the engine knows', eed=0.0)
@@ -646,10 +662,10 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
 
 def _expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Outcome:
     rtol = options.rtol
+    if not _vectors_are_polynomial(reference, answer):  # SymPy's products commute: (a.b)c would equal a(b.c)
+        return _wrong(UNDECIDED, 'vectors outside sums and dot products', eed=None)
     if reference == answer:
         return _right('equivalent')
-    if not _vectors_are_polynomial(reference, answer):
-        return _wrong(UNDECIDED, 'vectors outside sums and dot products', eed=None)
     if not reference.free_symbols and not answer.free_symbols:
         a, b = numeric.exact_value(reference), numeric.exact_value(answer)
         if a is None or b is None:

@@ -68,7 +68,7 @@ _UNICODE = {
     '≪': '\\ll ', '≫': '\\gg ', '∈': '\\in ', '∪': '\\cup ', '⟨': '\\langle ', '⟩': '\\rangle ', '∂': '\\partial ',
     '∫': '\\int ', '∑': '\\sum ', '∇': '\\nabla ', 'ℏ': '\\hbar ', 'ħ': '\\hbar ', '°': '^{\\circ}', '′': "'",
     '″': "''", 'Å': '\\AA ', 'µ': '\\mu ', '\u2003': ' ', '\u2002': ' ', '\u2009': ' ', '\u00a0': ' ',
-    '\u202f': ' ', '\u200b': '', '\ufeff': '', '，': ',', '；': ';', '：': ':', '（': '(', '）': ')',
+    '\u202f': ' ', '\u200b': '', '\ufeff': '',
     'α': '\\alpha ', 'β': '\\beta ', 'γ': '\\gamma ', 'δ': '\\delta ', 'ε': '\\varepsilon ', 'ϵ': '\\varepsilon ',
     'ζ': '\\zeta ', 'η': '\\eta ', 'θ': '\\theta ', 'ϑ': '\\vartheta ', 'ι': '\\iota ', 'κ': '\\kappa ',
     'λ': '\\lambda ', 'μ': '\\mu ', 'ν': '\\nu ', 'ξ': '\\xi ', 'ρ': '\\rho ', 'σ': '\\sigma ', 'τ': '\\tau ',
@@ -87,7 +87,8 @@ def to_latex(text: str) -> str:
     if not text.isascii():
         text = _SCRIPT_RUN_RE.sub(_script_run, text)
         text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
-        text = unicodedata.normalize('NFKC', text) if not text.isascii() else text
+        if not text.isascii() and not _CJK_RE.search(text):  # CJK text keeps its own punctuation
+            text = unicodedata.normalize('NFKC', text)
     return text
 
 
@@ -123,16 +124,13 @@ def locate(response: str) -> Tuple[List[str], str]:
     if boxes and finals and offset + finals[-1].start() > boxes[-1][2]:
         boxes = []  # "Final Answer: ..." written after the last box is the final word
     if boxes:
-        last_start = boxes[-1][0]
-        # boxes of one final statement: the last box and those just before it on the same paragraph
-        tail = [b for b in boxes if '\n\n' not in text[b[2]:last_start] or b[0] == last_start]
-        contents = [text[a:b] for _, a, b in tail]
+        contents = [text[a:b] for _, a, b in boxes]
         if len(contents) > 1:
-            between = [text[tail[k][2] + 1:tail[k + 1][0]] for k in range(len(tail) - 1)]
-            if any(re.search(r'(?i)\bor\b', gap) for gap in between):
-                return [' \\text{ or } '.join(contents)], 'boxed'
+            gap = text[boxes[-2][2] + 1:boxes[-1][0]]
+            if len(gap) < 40 and re.search(r'(?i)\bor\b', gap):  # \boxed{4} or \boxed{6}: a hedge
+                return [contents[-2] + ' \\text{ or } ' + contents[-1]], 'boxed'
             return contents, 'boxes'
-        return [contents[0] + _unit_after(contents[0], text, tail[-1][2] + 1)], 'boxed'
+        return [contents[0] + _unit_after(contents[0], text, boxes[-1][2] + 1)], 'boxed'
     if finals:
         tail = text[offset + finals[-1].end():].lstrip(' \t*:：')
         lead = tail.lstrip()
@@ -422,7 +420,8 @@ def extract_answer(response: object, expected: Optional[str] = None) -> Extracte
     texts, source = locate(to_latex(response))
     if not texts:
         return Extracted(Empty(), 'none', '')
-    if source in ('final_answer_line', 'last_line') or (source == 'whole' and _stated_in_a_sentence(texts[0])):
+    if (source in ('final_answer_line', 'last_line') and _is_sentence(texts[0])) \
+            or (source == 'whole' and _stated_in_a_sentence(texts[0])):
         texts = [_sentence_answer(texts[0])]
     if len(texts) > 1:
         items = tuple(read_answer(t, expected) for t in texts[-MAX_ITEMS:])
@@ -467,6 +466,12 @@ def read_reference(text: object, expected: Optional[str] = None) -> Answer:
 
 
 _JUNK_TAIL_RE = re.compile(r'(?is)\.?\s*(i hope it is correct.*|<\|im_(start|end)\|>.*)$')
+
+
+def _is_sentence(text: str) -> bool:
+    """Words around the answer (``The largest $n$ is 34.``), not a bare formula."""
+    line = _JUNK_TAIL_RE.sub('', text)
+    return is_prose(_outside_math(line, math_spans(line))) or bool(re.search(r'(?i)\b(is|are|equals)\b', line))
 
 
 def _stated_in_a_sentence(text: str) -> bool:
@@ -541,12 +546,12 @@ def _read(text: str, expected: Optional[str], depth: int) -> Answer:
             item = _read(option, expected, depth + 1)
             read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
         return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
-    if is_prose(text) and not _has_relation(text):
-        return Text(words_of(text), text)
     items = [i for i in _list_items(text) if i.strip()]
-    if len(items) > 1:
+    if len(items) > 1 and not all(is_prose(i) for i in items):
         read = [_read(i, expected, depth + 1) for i in items]
         return _several(read, 'list')
+    if is_prose(text) and not _has_relation(text):
+        return Text(words_of(text), text)
     return _item(items[0] if items else text, expected, depth)
 
 
@@ -603,25 +608,37 @@ def _environment_rows(text: str):
 
 
 def _list_items(text: str) -> List[str]:
+    """The top-level items of a list answer; an environment (a matrix) is never split inside."""
+    masked, blocks = _mask_environments(_THOUSANDS_RE.sub(lambda m: m.group(0).replace(',', ''), text))
     items = []
-    for part in top_level_split(text, LIST_SEPARATORS):
+    for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
         part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
         if not part or _is_condition(part):
             continue
-        items.append(part)
-    return _merge_thousands(items)
+        items.append(_unmask(part, blocks))
+    return items
 
 
-def _merge_thousands(items: List[str]) -> List[str]:
-    """``12,000,023`` (digit groups of three, no spaces) is one number, not three answers."""
-    merged: List[str] = []
-    for item in items:
-        if merged and re.fullmatch(r'\d{3}', item) and re.fullmatch(r'[+-]?\d{1,3}(,\d{3})*', merged[-1]):
-            merged[-1] += ',' + item
-        else:
-            merged.append(item)
-    return [m.replace(',', '') if re.fullmatch(r'[+-]?\d{1,3}(,\d{3})+', m) else m for m in merged]
+#: ``12,000,023`` (digit groups of three after commas, no spaces) is one number, not three answers
+_THOUSANDS_RE = re.compile(r'(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d.,])')
+_BLOCK_RE = re.compile(r'\\begin\s*\{([A-Za-z]+\*?)\}.*?\\end\s*\{\1\}', re.S)
+
+
+def _mask_environments(text: str) -> Tuple[str, List[str]]:
+    """Environments replaced by placeholders, so no separator inside a matrix splits the list."""
+    blocks: List[str] = []
+    if '\\begin' not in text:
+        return text, blocks
+
+    def hide(match: 're.Match[str]') -> str:
+        blocks.append(match.group(0))
+        return '\x00%d\x00' % (len(blocks) - 1)
+    return _BLOCK_RE.sub(hide, text.replace('\x00', '')), blocks
+
+
+def _unmask(text: str, blocks: List[str]) -> str:
+    return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
 
 
 def _is_condition(part: str) -> bool:
@@ -648,8 +665,10 @@ def _item(text: str, expected: Optional[str], depth: int) -> Answer:
     if len(segments) > 1:
         text = clean(segments[-1])
     pieces, kinds = _split_relations(text)
+    if kinds and not pieces[0] and kinds[0][0] in ('=', 'approx') and all(pieces[1:]):
+        pieces, kinds = pieces[1:], kinds[1:]  # "= 1.7 \times 10^{26}": a value whose name was left out
     if not kinds:
-        return _value(text, expected, depth)
+        return _value(pieces[0] if pieces else text, expected, depth)
     if any(not p.strip() for p in pieces):
         return Unreadable('relation_missing_side', text)
     if len(kinds) == 1 and kinds[0][0] == 'sim' and is_name(pieces[0]):
@@ -738,6 +757,10 @@ def _value(text: str, expected: Optional[str], depth: int) -> Answer:
     text = _drop_lead_prose(clean(text))
     if not text:
         return Empty()
+    if text.startswith('\\begin') or text.startswith('\\left'):
+        rows = _environment_rows(text)
+        if isinstance(rows, (Collection, Unreadable)):
+            return rows  # a matrix (or a determinant) as the value
     bracketed = _bracketed(text, expected, depth)
     if bracketed is not None:
         return bracketed

@@ -395,15 +395,15 @@ class _Rewriter:
         elif c == '*':
             self.out.append(' \\cdot ')
         elif c == '%':
-            self.out.append(' \\cdot \\frac{1}{100}')
+            self.out.append(' \\percent ')
         elif c == '^':
             nxt = self.peek(skip_ws=False)
             if nxt and nxt[0] == 'cmd' and nxt[1] == 'circ':
                 self.take(False)
-                self.out.append(' \\cdot \\frac{\\pi}{180}')
+                self.out.append(' \\degree ')
             elif nxt and nxt[0] == 'grp' and plain_text(nxt[1]) in ('circ', 'degree'):
                 self.take(False)
-                self.out.append(' \\cdot \\frac{\\pi}{180}')
+                self.out.append(' \\degree ')
             else:
                 self.out.append('^{' + self.emit(self._exponent()) + '}')
         elif c == '_':
@@ -449,9 +449,9 @@ class _Rewriter:
         elif name in ('infty', 'infin'):
             self.out.append('\\infty ')
         elif name == '%':
-            self.out.append(' \\cdot \\frac{1}{100}')
+            self.out.append(' \\percent ')
         elif name in ('degree', 'circ'):
-            self.out.append(' \\cdot \\frac{\\pi}{180}')
+            self.out.append(' \\degree ')
         elif name == 'exp':
             self.out.append('\\exp ')
         elif name == 'log':

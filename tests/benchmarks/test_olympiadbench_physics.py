@@ -10,7 +10,6 @@ import pytest
 from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.demo import DEMO_DIR
-from evalscope_phys.scoring.answer_parts import strip_answer_wrappers
 from evalscope_phys.serve.replay import replay_server
 
 SAMPLE = DEMO_DIR / 'olympiadbench_physics_sample.json'
@@ -178,7 +177,7 @@ def test_replayed_reference_answers_are_strictly_correct(shared_data, tmp_path, 
     release = shared_data / 'olympiadbench' / 'English_Olympiad_Physics.json'
     rows = json.loads(release.read_text())
     records = [{'match': row['question'],
-                'response': 'Working omitted.\n\n\\boxed{%s}' % strip_answer_wrappers(str(row['final_answer'][0]))}
+                'response': 'Working omitted.\n\n\\boxed{%s}' % str(row['final_answer'][0]).strip().strip('$').strip()}
                for row in rows if row['final_answer']]
     with replay_server(records) as url:
         run = evalscope_eval(url, [NAME], {NAME: {'local_path': str(release), 'subset_list': ['text_only', 'with_images']}},

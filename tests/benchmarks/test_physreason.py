@@ -8,7 +8,8 @@ import pytest
 from evalscope.api.evaluator import TaskState
 
 from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.benchmarks.physreason import problem_values, split_answers
+from evalscope_phys.benchmarks.physreason import problem_values
+from evalscope_phys.scoring import score_answer
 from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
@@ -55,19 +56,20 @@ def test_converted_form_with_all_fields_loads(tmp_path):
     assert ids(loaded(path)) == ids(loaded(SAMPLE))
 
 
-# (response, number of sub-questions, answers matched in order)
+# (response, references of the sub-questions, the strict verdict of each sub-answer, in order)
 SPLITS = [
-    ('\\boxed{1} then \\boxed{2}', 2, ['1', '2']),
-    ('scratch \\boxed{9} ... \\boxed{1} and \\boxed{2}', 2, ['1', '2']),  # extra early boxes: the last ones count
-    ('only \\boxed{1}', 3, ['1', '', '']),
-    ('no boxes at all', 2, ['no boxes at all', '']),
-    ('', 2, ['', '']),
+    ('\\boxed{1} then \\boxed{2}', ['1', '2'], [True, True]),
+    ('scratch \\boxed{9} ... \\boxed{1} and \\boxed{2}', ['1', '2'], [True, True]),  # extra early boxes: the last ones count
+    ('only \\boxed{1}', ['1', '2', '3'], [True, False, False]),
+    ('\\boxed{2} then \\boxed{1}', ['1', '2'], [False, False]),  # in order, not in any order
+    ('', ['1', '2'], [False, False]),
 ]
 
 
-@pytest.mark.parametrize('response,count,expected', SPLITS)
-def test_boxes_are_matched_to_sub_questions_in_order(response, count, expected):
-    assert split_answers(response, count) == expected
+@pytest.mark.parametrize('response,references,strict', SPLITS)
+def test_boxes_are_matched_to_sub_questions_in_order(response, references, strict):
+    verdict = score_answer(references, response, multiple='ordered')
+    assert [p.strict for p in verdict.parts] == strict or (not response and verdict.reason == 'no_answer')
 
 
 def sub(strict, scored=True, eed=None):
@@ -77,14 +79,16 @@ def sub(strict, scored=True, eed=None):
 def test_problem_score_is_the_share_of_correct_sub_answers_and_all_correct_is_strict():
     assert problem_values([sub(True, eed=100.0), sub(False, eed=40.0), sub(True, eed=100.0)]) == {
         'scored': 1.0, 'strict_acc': pytest.approx(2 / 3), 'lenient_acc': pytest.approx(2 / 3),
-        'eed': 80.0, 'all_correct': 0.0}
+        'eed': 80.0, 'all_correct': 0.0, 'strict_acc_all': pytest.approx(2 / 3),
+        'lenient_acc_all': pytest.approx(2 / 3)}
     assert problem_values([sub(True), sub(True)])['all_correct'] == 1.0
 
 
-def test_an_unscored_sub_answer_drops_out_and_never_counts_as_zero():
-    value = problem_values([sub(True), sub(None, scored=False)])
-    assert value == {'scored': 0.5, 'strict_acc': 1.0, 'lenient_acc': 1.0}  # no all_correct: not all scored
-    assert problem_values([sub(None, scored=False)]) == {'scored': 0.0}
+def test_a_problem_with_unscored_sub_answers_is_never_a_one():
+    # one right, three unscored: the problem is not scored (scored = 0.25); over all its answers it is 0.25
+    value = problem_values([sub(True)] + [sub(None, scored=False)] * 3)
+    assert value == {'scored': 0.25, 'strict_acc_all': 0.25, 'lenient_acc_all': 0.25}
+    assert problem_values([sub(None, scored=False)]) == {'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
 
 
 def scored_sample(problem_id, response):

@@ -87,10 +87,20 @@ def test_hostile_answers_and_references(tmp_path):
     assert not os.path.exists(sentinel)
 
 
-def test_nul_bytes_and_huge_inputs_are_refused_before_sympy():
-    for text in ['a\x00b', r'\boxed{' + 'x' * 10_000 + '}', '(' * 100 + 'x' + ')' * 100, r'10^{10^{10}}']:
-        verdict = score_answer(REFERENCE, text)
-        assert verdict.reason == 'input_too_large' and not verdict.scored, (text[:40], verdict)
+HUGE = [r'\boxed{' + 'x' * 10_001 + '}', '(' * 100 + 'x' + ')' * 100, r'10^{10^{10}}', 'x^{' * 50 + '2' + '}' * 50]
+
+
+@pytest.mark.parametrize('text', HUGE, ids=['long', 'deep', 'tower', 'nested_powers'])
+def test_oversized_answers_are_the_models_failure_and_oversized_references_unscored(text):
+    as_answer = score_answer(REFERENCE, text)
+    assert (as_answer.reason, as_answer.strict, as_answer.scored) == ('answer_too_large', False, True), as_answer
+    as_reference = score_answer(text, REFERENCE)
+    assert not as_reference.scored and as_reference.strict is None, as_reference
+
+
+def test_a_nul_byte_is_unreadable():
+    verdict = score_answer(REFERENCE, 'a\x00b')
+    assert (verdict.reason, verdict.strict) == ('unparseable_answer', False)
 
 
 def test_long_prose_without_a_formula_has_no_answer():

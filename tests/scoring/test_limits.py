@@ -23,7 +23,7 @@ TEXT_CASES = [
     (r'\frac{15!}{10!}', None, 'small factorials'),
     ('n!', None, 'symbolic factorial'),
     ('a\x00b', 'nul_byte', 'NUL bytes never belong in LaTeX'),
-    ('x' * 2001, 'too_long', 'over MAX_TEXT_CHARS'),
+    ('x' * 10_001, 'too_long', 'over MAX_TEXT_CHARS'),
     ('(' * 31 + 'x' + ')' * 31, 'too_deep', 'over MAX_NESTING'),
     (r'\frac{1}{' * 31 + 'x' + '}' * 31, 'too_deep', 'nested fractions count braces'),
     ('1' * 101, 'number_too_long', 'over MAX_NUMBER_DIGITS'),
@@ -56,7 +56,7 @@ EXPR_CASES = [
     (sp.Pow(x, 20000, evaluate=False), 'exponent_too_large', 'a huge literal exponent'),
     (sp.Integer(10) ** 150, 'number_too_large', 'a 151-digit literal'),
     (sp.factorial(sp.Integer(10 ** 6), evaluate=False), 'factorial_too_large', 'a million factorial'),
-    (sp.Add(*[x ** i for i in range(600)], evaluate=False), 'too_many_nodes', 'over MAX_EXPR_NODES'),
+    (sp.Add(*[x ** i for i in range(7000)], evaluate=False), 'too_many_nodes', 'over MAX_EXPR_NODES'),
 ]
 
 

@@ -14,20 +14,21 @@ def verdict(**fields):
 
 def test_a_scored_verdict_fills_every_requested_metric_and_marks_it_scored():
     score = verdict_score(verdict(), '... \\boxed{2.02}', main='eed')
-    assert score.value == {'eed': 47.0, 'strict_acc': 0.0, 'lenient_acc': 1.0, 'scored': 1.0}
+    assert score.value == {'eed': 47.0, 'strict_acc': 0.0, 'lenient_acc': 1.0, 'scored': 1.0,
+                           'strict_acc_all': 0.0, 'lenient_acc_all': 1.0}
     assert score.main_score_name == 'eed' and score.explanation == 'within_tolerance'
     assert score.status == ScoreStatus.SUCCESS and score.metadata['verdict']['reason'] == 'within_tolerance'
 
 
 def test_metrics_without_a_value_are_left_out_not_zeroed():
     score = verdict_score(verdict(eed=None), 'x', metrics=('eed', 'strict_acc'))
-    assert score.value == {'strict_acc': 0.0, 'scored': 1.0}
+    assert score.value == {'strict_acc': 0.0, 'scored': 1.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 1.0}
 
 
 @pytest.mark.parametrize('reason', ['timeout', 'worker_crashed', 'input_too_large'])
-def test_an_unscored_verdict_keeps_only_scored_zero(reason):
+def test_an_unscored_verdict_drops_out_of_the_accuracy_and_counts_against_the_all_answers_one(reason):
     score = verdict_score(verdict(eed=None, strict=None, lenient=None, reason=reason), 'x')
-    assert score.value == {'scored': 0.0}
+    assert score.value == {'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
     assert score.status.is_usable and score.explanation == reason
 
 

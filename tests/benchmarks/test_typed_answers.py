@@ -1,18 +1,25 @@
-"""Typed answers (TF, MC, IN, EQ) and multi-part answers, scored through the real engine.
+"""Datasets that label their answers (UGPhysics, OlympiadBench): labels read, parts scored by the engine.
 
 Each table row reads as: reference, answer, answer type, expected strict and lenient verdicts, why.
+The comparisons are the engine's (one reader, one comparator); this module only reads the labels.
 """
 from pathlib import Path
 
 import pytest
 
-from evalscope_phys.scoring.answer_parts import (
-    AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, response_parts, split_labels,
-    split_parts,
+from evalscope_phys.benchmarks.typed_answers import (
+    AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, score_parts, split_labels,
 )
-from evalscope_phys.scoring.answer_types import (
-    Interval, choice_letters, parse_intervals, score_part, score_typed_answer, split_relation, truth_value,
-)
+from evalscope_phys.scoring.answer import Choice, Interval, Truth, Value
+from evalscope_phys.scoring.extract import read_answer, reference_parts
+
+
+def score_part(part, answer):
+    return score_parts([part], answer, ordered=True, eed=False)
+
+
+def score_typed_answer(parts, response, ordered=True, eed=False):
+    return score_parts(parts, response, ordered=ordered, eed=eed)
 
 # (raw label as datasets write it, codes)
 TYPE_LABELS = [
@@ -59,10 +66,9 @@ def test_per_part_units_and_tolerances(text, count, expected):
 
 
 def test_parts_split_at_top_level_only():
-    assert split_parts('(a, b], f(x, y), 3') == ['(a, b]', 'f(x, y)', '3']
-    assert split_parts('r = 2.66 \\times 10^{7} and v=3.87') == ['r = 2.66 \\times 10^{7}', 'v=3.87']
-    matrix = '\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}, 5'
-    assert split_parts(matrix) == ['\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}', '5']
+    assert reference_parts('(a, b], f(x, y), 3') == ['(a, b]', 'f(x, y)', '3']
+    assert reference_parts('r = 2.66 \\times 10^{7} and v=3.87') == ['r = 2.66 \\times 10^{7}', 'v=3.87']
+    assert reference_parts('\\boxed{1}, \\boxed{x+2}') == ['1', 'x+2']
 
 
 def test_build_parts_shares_one_type_and_refuses_a_mismatch():
@@ -88,15 +94,10 @@ def test_absolute_tolerance_becomes_relative_at_the_reference():
     assert absolute_to_relative('2.0', '') is None
 
 
-def test_relations_and_intervals_are_read():
-    assert split_relation('x^2+y^2=1') == ('x^2+y^2', '=', '1')
-    assert split_relation('a \\leq b') == ('a', '<=', 'b')
-    assert split_relation('a = b = c') is None
-    assert split_relation('f(x, y)') is None
-    assert parse_intervals('c \\in \\left(-\\infty, 1\\right]\\cup[10,+\\infty)') == [
-        Interval(False, '-\\infty', '1', True), Interval(True, '10', '+\\infty', False)]
-    assert parse_intervals('(a, b, c)') is None
-    assert parse_intervals('x > 2') is None
+def test_intervals_are_read():
+    read = read_answer('c \\in \\left(-\\infty, 1\\right]\\cup[10,+\\infty)', 'IN').value
+    assert read == Interval(((False, Value('-\\infty'), Value('1'), True), (True, Value('10'), Value('+\\infty'), False)))
+    assert not isinstance(read_answer('(a, b, c)', 'IN'), Interval)
 
 
 @pytest.mark.parametrize('text, value', [
@@ -104,7 +105,8 @@ def test_relations_and_intervals_are_read():
     ('是', True), ('不是', False), ('是的', True), ('不会', False), ('Maybe', None), ('', None),
 ])
 def test_truth_values(text, value):
-    assert truth_value(text) is value
+    read = read_answer(text, 'TF')
+    assert (read.value if isinstance(read, Truth) else None) is value
 
 
 @pytest.mark.parametrize('text, letters', [
@@ -112,7 +114,8 @@ def test_truth_values(text, value):
     ('B) 3 m/s', {'B'}), ('option D', {'D'}), ('Both', None), ('42', None),
 ])
 def test_choice_letters(text, letters):
-    assert choice_letters(text) == (frozenset(letters) if letters is not None else None)
+    read = read_answer(text, 'MC')
+    assert (read.letters if isinstance(read, Choice) else None) == (frozenset(letters) if letters is not None else None)
 
 
 # (reference, answer, type, unit, tolerance, strict, lenient, why)
@@ -162,15 +165,6 @@ def test_unparseable_reference_with_a_different_answer_is_unscored_not_zero():
     assert not verdict.scored and verdict.reason == 'unparseable_reference'
 
 
-def test_response_parts_from_one_box_several_boxes_or_none():
-    assert response_parts('so \\boxed{3 N k, T^{3}}', 2) == ['3 N k', 'T^{3}']
-    assert response_parts('(a) \\boxed{x = 1} (b) \\boxed{2}', 2) == ['x = 1', '2']
-    assert response_parts('first \\boxed{9} then \\boxed{1, 2}', 2) == ['1', '2']
-    assert response_parts('The answer is $x = 1$.', 1) == ['x = 1'], 'relations are kept for equations'
-    assert response_parts('So $$a = 1, b = 2$$ at last', 2) == ['a = 1', 'b = 2']
-    assert response_parts('', 2) == []
-
-
 # (reference parts, response, ordered, strict, lenient, reason)
 MULTI_CASES = [
     ([AnswerPart('0.785', 'NV'), AnswerPart('0.440', 'NV')], '\\boxed{0.785, 0.44}', True, True, True, 'equivalent'),
@@ -178,7 +172,8 @@ MULTI_CASES = [
     ([AnswerPart('1.89', 'NV', 'eV'), AnswerPart('656', 'NV', 'nm')], '\\boxed{656\\ \\mathrm{nm}, 1.89\\ \\mathrm{eV}}',
      False, True, True, 'equivalent'),
     ([AnswerPart('\\frac{\\varepsilon_{0} A}{d}', 'EX'), AnswerPart('88.5', 'NV', '\\mathrm{pF}')],
-     '(a) \\boxed{C = \\frac{\\varepsilon_0 A}{d}} (b) \\boxed{8.85 \\times 10^{-11}\\ \\mathrm{F}}', True, True, True, 'equivalent'),
+     '(a) \\boxed{C = \\frac{\\varepsilon_0 A}{d}} (b) \\boxed{8.85 \\times 10^{-11}\\ \\mathrm{F}}', True, True, True,
+     'unit_converted'),
     ([AnswerPart('Yes', 'TF'), AnswerPart('V = -a x', 'EQ')], '\\boxed{\\text{Yes}, V = -a x}', True, True, True, 'equivalent'),
     ([AnswerPart('1', 'NV'), AnswerPart('2', 'NV')], '\\boxed{1}', True, False, False, 'count_mismatch'),
     ([AnswerPart('1', 'NV'), AnswerPart('2', 'NV')], 'no answer here', True, False, False, 'count_mismatch'),
