@@ -4,6 +4,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from evalscope_phys.scoring import Verdict, score_answer
 from evalscope_phys.scoring.engine import clear_cache
 
@@ -57,9 +59,11 @@ def test_eed_can_be_skipped():
 def test_repeated_answers_are_cached():
     clear_cache()
     first = score_answer(*PAIRS[5])
-    again = score_answer(PAIRS[5][0], r'Thus \boxed{a^2+2ab+b^2}.')  # same extracted answer
-    assert again.strict == first.strict and again.eed == first.eed
-    assert again.seconds < 0.01
+    again = score_answer(*PAIRS[5])  # a GRPO group repeating a completion costs nothing
+    assert (again.strict, again.eed) == (first.strict, first.eed)
+    assert again.seconds < first.seconds and again.seconds < 0.01
+    reworded = score_answer(PAIRS[5][0], r'Thus \boxed{a^2+2ab+b^2}.')  # the same final answer
+    assert (reworded.strict, reworded.eed, reworded.reason) == (first.strict, first.eed, first.reason)
 
 
 def test_identical_results_from_eight_threads():
@@ -100,3 +104,27 @@ def test_timeouts_are_not_cached():
     ref, ans = slow_pair()
     assert score_answer(ref, ans + '+2', timeout=0.3).reason == 'timeout'
     assert score_answer(ref, ans + '+2', timeout=0.3).reason == 'timeout'
+
+
+@pytest.mark.parametrize('reference, response, reason, scored', [
+    (None, '2', 'unparseable_reference', False),
+    ('', '2', 'unparseable_reference', False),
+    (2, '2', 'equivalent', True),                 # a number as the reference is read as its text
+    (2.5, '2.5', 'equivalent', True),
+    ('2', None, 'no_answer', True),
+    ('2', 2, 'equivalent', True),
+    ('2', b'\\boxed{2}', 'equivalent', True),
+    ('2', b'\xff\xfe2', 'unparseable_answer', True),  # invalid UTF-8 is replaced, and the answer is garbage
+    (['1', None], '1, 2', 'unparseable_reference', False),
+    ({'not': 'text'}, '2', 'unparseable_reference', False),
+])
+def test_any_input_gets_a_verdict_with_a_reason(reference, response, reason, scored):
+    verdict = score_answer(reference, response)
+    assert (verdict.reason, verdict.scored) == (reason, scored), verdict
+
+
+@pytest.mark.parametrize('options', [{'multiple': 'sometimes'}, {'tolerance': 'wide'}, {'tolerance': -1},
+                                     {'answer_type': 'XX'}, {'unit': object()}])
+def test_bad_options_are_an_unscored_error_not_an_exception(options):
+    verdict = score_answer('1', '1', **options)
+    assert verdict.reason == 'error' and not verdict.scored and verdict.detail
