@@ -174,6 +174,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
                           target=record['answer'].strip(), metadata=metadata)
         reference = record['_reference']
         metadata['reference_from_solution'] = reference is not None
+        metadata['solution'] = record['answer']  # the worked solution, for `evalscope-phys error-analysis`
         return Sample(input=figure_message(self.prompt_template.format(question=record['question'].strip()), [figure]),
                       target=reference if reference is not None else record['answer'].strip(),
                       metadata=metadata)
