@@ -167,6 +167,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         metadata = {'id': record.get('id'), 'subset': record['_subset'], 'subtopic': record.get('subtopic'),
                     'difficulty': record.get('difficulty'), 'image': record['image']}
         if record['_subset'] == MULTIPLE_CHOICE:
+            metadata['solution'] = str(record.get('parsing') or '')  # worked explanation, for error-analysis
             options = parse_mcq_options(record['options'])
             text = MCQ_TEMPLATE.format(question=record['question'].strip(),
                                        options='\n'.join(f'{k}. {v}' for k, v in options.items()))
