@@ -18,6 +18,7 @@ MAX_STEPS = 150
 _LEAD_IN_CHARS = 80
 
 _ENV_BEGIN = re.compile(r'\\begin\{([A-Za-z*]+)\}')
+_ITEM = re.compile(r'\d{1,3}[.)]\s')  # '2. Then ...' starts the next numbered item
 _LIST_MARKER = re.compile(r'(?:^|\s)(?:\d{1,3}|[A-Za-z]|[ivx]{1,4}|Eq|Eqs|Fig|No|vs|e\.g|i\.e|cf)\.$')
 
 
@@ -90,12 +91,13 @@ def _backslash(text: str, i: int, closer: str) -> Tuple[str, int]:
 
 
 def _sentence_ends(text: str, start: int, i: int) -> bool:
-    """A full stop (or ';') ends a step when a capital letter or math follows after a space, and it is not '1.' or 'Eq.'."""
+    """A full stop (or ';') ends a step when a capital, math or an item number follows, and it is not '1.' or 'Eq.'."""
     j = i + 1
     if j >= len(text) or text[j] not in ' \t':
         return False
     while j < len(text) and text[j] in ' \t':
         j += 1
-    if j >= len(text) or not (text[j].isupper() or text[j] == '$' or text.startswith(('\\[', '\\('), j)):
+    if j >= len(text) or not (text[j].isupper() or text[j] == '$' or text.startswith(('\\[', '\\('), j)
+                              or _ITEM.match(text, j)):
         return False
     return not _LIST_MARKER.search(text[max(start, i - 8):i + 1])

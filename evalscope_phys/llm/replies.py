@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 from typing import List
 
-_DECODER = json.JSONDecoder()
+# strict=False: a raw line break inside a string (common in judge replies) is kept, not a reason to refuse
+_DECODER = json.JSONDecoder(strict=False)
 
 
 def json_objects(text: str) -> List[dict]:
