@@ -1,9 +1,10 @@
 """A model's solution as numbered steps, so a judge can name the first wrong one by its index.
 
-A step is a sentence (or a clause after ';') or a line of the solution; math is never cut: line breaks and full stops inside
-``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)`` and ``\\begin{..}...\\end{..}`` stay in their step.
-A blank line closes any math left open (LaTeX allows none inside math), so an unbalanced ``$`` in a
-truncated reply cannot swallow the rest of the text. One linear scan; the text is untrusted.
+A step is a sentence (or a clause after ';') or a line of the solution; math is never cut: line
+breaks and full stops inside ``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)`` and
+``\\begin{..}...\\end{..}`` stay in their step. A blank line closes any math left open (LaTeX allows
+none inside math), so an unbalanced ``$`` in a truncated reply cannot swallow the rest of the text.
+One linear scan; the text is untrusted.
 """
 from __future__ import annotations
 

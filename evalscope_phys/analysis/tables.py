@@ -101,10 +101,12 @@ def markdown_report(scan: ReviewScan, outcomes: Sequence[Outcome], rows: Sequenc
     nones = [o for o in outcomes if o.label == NONE]
     lines += [f'## `none`: the judge found the solution right ({len(nones)})', '']
     if nones:
-        lines += ['| model | id | subset | reference | scorer read | scorer reason | judge reason |', '|---|---|---|---|---|---|---|']
-        lines += [f'| {o.sample.model} | {o.sample.sample_id} | {o.sample.subset} | {_cell(o.sample.reference_answer)} | '
-                  f'{_cell(o.sample.scorer.get("extracted") or "")} | {_cell(o.sample.scorer.get("reason") or "")} | '
-                  f'{_cell(o.reason)} |' for o in nones]
+        lines += ['| model | id | subset | reference | scorer read | scorer reason | judge reason |',
+                  '|---|---|---|---|---|---|---|']
+        for o in nones:
+            cells = [o.sample.model, o.sample.sample_id, o.sample.subset, o.sample.reference_answer,
+                     o.sample.scorer.get('extracted') or '', o.sample.scorer.get('reason') or '', o.reason]
+            lines.append('| ' + ' | '.join(_cell(c) for c in cells) + ' |')
     else:
         lines.append('None.')
     for label, title in ((UNPARSEABLE, 'unparseable: two replies broke the contract'),

@@ -40,7 +40,8 @@ def test_explanation_steps_become_the_worked_solution_in_the_metadata(shared_dat
     """Sub-questions and steps in numeric order (step_10 after step_2), for `evalscope-phys error-analysis`."""
     steps = {'sub_question_2': {'step_10': 'C.', 'step_2': 'B.'}, 'sub_question_1': {'step_1': 'A.'}}
     assert worked_solution(steps) == 'Sub-question 1:\nA.\n\nSub-question 2:\nB.\nC.'
-    assert worked_solution(None) == '' and worked_solution({'sub_question_1': 'Only text.'}) == 'Sub-question 1:\nOnly text.'
+    assert worked_solution(None) == ''
+    assert worked_solution({'sub_question_1': 'Only text.'}) == 'Sub-question 1:\nOnly text.'
     demo = {s.metadata['id']: s for v in loaded(SAMPLE).values() for s in v}
     assert demo['pr-02'].metadata['solution'].startswith('Sub-question 1:\nIn series the resistances add')
     assert 'In series the resistances add' not in demo['pr-02'].input
