@@ -17,6 +17,8 @@ COMMANDS = {
     'demo': ('evalscope_phys.demo', 'run the bundled demo suite against the local replay server'),
     'suite': ('evalscope_phys.suite.cli', 'run a YAML suite of benchmarks over seeds'),
     'compare': ('evalscope_phys.suite.compare_cli', 'paired comparison of two runs (or of pairs within one run)'),
+    'error-analysis': ('evalscope_phys.analysis.cli',
+                       'where each wrong solution in a run first goes wrong (PP / RR), by an LLM judge'),
     'audit': ('evalscope_phys.audit.cli', 'three-stage train/test contamination audit (n-gram, embedding, judge)'),
     'patches': ('evalscope_phys.patches', 'apply or check our patches to the installed EvalScope'),
 }

@@ -8,18 +8,14 @@ that still fails after its retries is recorded as ``error`` and not cached, so a
 from __future__ import annotations
 
 import hashlib
-import http.client
-import json
-import random
 import re
-import threading
 import time
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, json_objects
 
 NEAR_DUPLICATE = 'near_duplicate'
 SAME_TOPIC = 'same_topic_neighbour'
@@ -27,7 +23,6 @@ UNPARSEABLE = 'unparseable'
 ERROR = 'error'
 LABELS = (NEAR_DUPLICATE, SAME_TOPIC)
 PROMPT_PATH = Path(__file__).with_name('judge_prompt.txt')
-_RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 _MAX_TEXT_CHARS = 12_000  # per problem in the prompt: keeps one pathological record from blowing the context
 
 
@@ -83,7 +78,6 @@ def render_prompt(template: str, eval_text: str, pool_text: str) -> str:
             .replace('{pool_text}', pool_text[:_MAX_TEXT_CHARS]))
 
 
-_DECODER = json.JSONDecoder()
 _LABEL_LINE = re.compile(r'^\s*\**label\**\s*[:=]\s*\**\s*([a-z_ ]+?)\s*\**\s*$', re.IGNORECASE | re.MULTILINE)
 _REASON_LINE = re.compile(r'^\s*\**reason\**\s*[:=]\s*(.+)$', re.IGNORECASE | re.MULTILINE)
 
@@ -95,7 +89,7 @@ def parse_reply(reply: str) -> Tuple[str, str]:
     ``label: ...`` / ``reason: ...`` lines. Nothing is inferred from free prose.
     """
     found: List[Tuple[str, str]] = []
-    for obj in _json_objects(reply or ''):
+    for obj in json_objects(reply or ''):
         if 'label' in obj:
             found.append((str(obj.get('label', '')).strip().lower(), str(obj.get('reason', '')).strip()))
     if not found:
@@ -112,21 +106,6 @@ def parse_reply(reply: str) -> Tuple[str, str]:
     return label, ' '.join(reason.split())
 
 
-def _json_objects(text: str) -> List[dict]:
-    """Every JSON object embedded in ``text`` (decoded from each ``{``; LaTeX braces in a reason are fine)."""
-    out, pos = [], text.find('{')
-    while pos != -1:
-        try:
-            obj, end = _DECODER.raw_decode(text, pos)
-        except json.JSONDecodeError:
-            pos = text.find('{', pos + 1)
-            continue
-        if isinstance(obj, dict):
-            out.append(obj)
-        pos = text.find('{', end)
-    return out
-
-
 def pair_key(model: str, template: str, eval_text: str, pool_text: str) -> str:
     h = hashlib.sha256()
     for part in (model, template, eval_text, pool_text):
@@ -135,75 +114,20 @@ def pair_key(model: str, template: str, eval_text: str, pool_text: str) -> str:
     return h.hexdigest()
 
 
-class JudgeCache:
-    """Append-only JSONL of answered calls; a torn last line from a crash is skipped on load."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self.entries: Dict[str, dict] = {}
-        if self.path.exists():
-            for line in self.path.read_text(encoding='utf-8').split('\n'):
-                try:
-                    row = json.loads(line)
-                    self.entries[row['key']] = row
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    continue
-
-    def get(self, key: str) -> Optional[dict]:
-        return self.entries.get(key)
-
-    def put(self, row: dict) -> None:
-        with self._lock:
-            self.entries[row['key']] = row
-            with self.path.open('a', encoding='utf-8') as fh:
-                fh.write(json.dumps(row, ensure_ascii=False) + '\n')
-                fh.flush()
+class JudgeCache(JsonlCache):
+    """Append-only JSONL of answered calls (:class:`evalscope_phys.llm.JsonlCache`); a torn last line is dropped."""
 
 
-class _Client:
-    def __init__(self, config: JudgeConfig) -> None:
-        self.config = config
-        self.url = config.base_url.rstrip('/') + '/chat/completions'
-        self.calls = 0
-        self._lock = threading.Lock()
-
-    def complete(self, prompt: str) -> str:
-        """The reply text; raises RuntimeError when every attempt failed."""
-        cfg = self.config
-        body = json.dumps({'model': cfg.model, 'temperature': 0, 'max_tokens': cfg.max_tokens,
-                           'messages': [{'role': 'user', 'content': prompt}]}).encode()
-        headers = {'Content-Type': 'application/json'}
-        if cfg.api_key:
-            headers['Authorization'] = f'Bearer {cfg.api_key}'
-        last = ''
-        for attempt in range(cfg.max_retries + 1):
-            if attempt:
-                time.sleep(min(60.0, cfg.backoff * 2 ** (attempt - 1)) * (0.5 + random.random() / 2))
-            with self._lock:
-                self.calls += 1
-            req = urllib.request.Request(self.url, data=body, headers=headers, method='POST')
-            try:
-                with urllib.request.urlopen(req, timeout=cfg.timeout) as resp:
-                    payload = json.loads(resp.read())
-                return str(payload['choices'][0]['message']['content'] or '')
-            except urllib.error.HTTPError as exc:
-                last = f'HTTP {exc.code} from {self.url}'
-                if exc.code not in _RETRY_STATUS:
-                    break
-            except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
-                last = f'{type(exc).__name__}: {exc}'
-            except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
-                last = f'malformed response body ({type(exc).__name__})'
-        raise RuntimeError(f'judge call failed after {attempt + 1} attempt(s): {last}')
+def _client(config: JudgeConfig) -> ChatClient:
+    return ChatClient(config.base_url, config.model, config.api_key, max_retries=config.max_retries,
+                      backoff=config.backoff, timeout=config.timeout, max_tokens=config.max_tokens)
 
 
 def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: JudgeCache,
                 progress: Optional[Callable[[int], None]] = None) -> Tuple[List[Verdict], JudgeStats]:
     """A verdict for each (eval text, pool text) pair, from the cache when it has one."""
     template = load_prompt(config.prompt_path)
-    client = _Client(config)
+    client = _client(config)
     verdicts: List[Optional[Verdict]] = [None] * len(pairs)
     todo = []
     for i, (eval_text, pool_text) in enumerate(pairs):
@@ -220,7 +144,7 @@ def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: Ju
         i, key = item
         try:
             reply = client.complete(render_prompt(template, *pairs[i]))
-        except RuntimeError as exc:
+        except ChatError as exc:
             return i, Verdict(ERROR, str(exc))
         label, reason = parse_reply(reply)
         cache.put({'key': key, 'model': config.model, 'label': label, 'reason': reason, 'raw': reply,

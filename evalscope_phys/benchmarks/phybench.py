@@ -101,7 +101,8 @@ class PHYBenchAdapter(DefaultDataAdapter):
         return Sample(
             input=record['content'],
             target=record['answer'],
-            metadata={'id': str(record['id']), 'tag': record['tag']},
+            # the worked solution rides along for `evalscope-phys error-analysis` (never shown to the model)
+            metadata={'id': str(record['id']), 'tag': record['tag'], 'solution': str(record.get('solution') or '')},
         )
 
     def format_prompt_template(self, sample: Sample) -> str:

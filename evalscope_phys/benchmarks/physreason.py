@@ -69,8 +69,7 @@ def normalise_record(record: Dict[str, Any], problem_id: Optional[str] = None) -
     if isinstance(answers, dict):
         answers = answers.get('value')
     structure = fields.get('question_structure') if isinstance(fields.get('question_structure'), dict) else {}
-    keys = sorted((k for k in structure if k.startswith('sub_question_')), key=lambda k: int(k.rsplit('_', 1)[1])
-                  if k.rsplit('_', 1)[1].isdigit() else 10**6)
+    keys = sorted((k for k in structure if k.startswith('sub_question_')), key=_number)
     return {
         'id': str(problem_id or record.get('problem_id') or fields.get('problem_id') or '?'),
         'context': str(structure.get('context') or '').strip(),
@@ -78,7 +77,27 @@ def normalise_record(record: Dict[str, Any], problem_id: Optional[str] = None) -
         'answers': [str(a) for a in answers] if isinstance(answers, list) else [],
         'difficulty': str(fields.get('difficulty') or '').strip().lower(),
         'caption': str(fields.get('image_captions') or '').strip(),
+        'solution': worked_solution(fields.get('explanation_steps')),
     }
+
+
+def worked_solution(steps: Any) -> str:
+    """The release's ``explanation_steps`` (sub-question -> step -> text) as one text, in order ('' if absent)."""
+    if not isinstance(steps, dict):
+        return ''
+    blocks = []
+    for sub in sorted(steps, key=_number):
+        body = steps[sub]
+        texts = [body[k] for k in sorted(body, key=_number)] if isinstance(body, dict) else [body]
+        lines = [str(text).strip() for text in texts]
+        label = f'Sub-question {_number(sub)}' if _number(sub) < 10**6 else str(sub)
+        blocks.append(f'{label}:\n' + '\n'.join(line for line in lines if line))
+    return '\n\n'.join(blocks)
+
+
+def _number(key: str) -> int:
+    tail = str(key).rsplit('_', 1)[-1]
+    return int(tail) if tail.isdigit() else 10**6
 
 
 def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
@@ -175,7 +194,8 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         return Sample(
             input='\n\n'.join(p for p in parts if p),
             target=json.dumps(record['answers'], ensure_ascii=False),
-            metadata={'id': record['id'], 'difficulty': record['difficulty'], 'answers': record['answers']},
+            metadata={'id': record['id'], 'difficulty': record['difficulty'], 'answers': record['answers'],
+                      'solution': record.get('solution', '')},  # for `evalscope-phys error-analysis`
         )
 
     def format_prompt_template(self, sample: Sample) -> str:

@@ -167,6 +167,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         metadata = {'id': record.get('id'), 'subset': record['_subset'], 'subtopic': record.get('subtopic'),
                     'difficulty': record.get('difficulty'), 'image': record['image']}
         if record['_subset'] == MULTIPLE_CHOICE:
+            metadata['solution'] = str(record.get('parsing') or '')  # worked explanation, for error-analysis
             options = parse_mcq_options(record['options'])
             text = MCQ_TEMPLATE.format(question=record['question'].strip(),
                                        options='\n'.join(f'{k}. {v}' for k, v in options.items()))
@@ -174,6 +175,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
                           target=record['answer'].strip(), metadata=metadata)
         reference = record['_reference']
         metadata['reference_from_solution'] = reference is not None
+        metadata['solution'] = record['answer']  # the worked solution, for `evalscope-phys error-analysis`
         return Sample(input=figure_message(self.prompt_template.format(question=record['question'].strip()), [figure]),
                       target=reference if reference is not None else record['answer'].strip(),
                       metadata=metadata)

@@ -59,7 +59,8 @@ def run_datasets(run: Path) -> List[str]:
     return sorted({p.stem for p in run.glob('reports/*/*.json')})
 
 
-def _split_review_name(stem: str, datasets: List[str]) -> Tuple[str, str]:
+def split_review_name(stem: str, datasets: List[str]) -> Tuple[str, str]:
+    """``phyx_oe_rules_mechanics`` -> (``phyx_oe_rules``, ``mechanics``): the longest run dataset name wins."""
     for name in sorted(datasets, key=len, reverse=True):
         if stem.startswith(name + '_'):
             return name, stem[len(name) + 1:]
@@ -82,7 +83,7 @@ def read_reviews(run: Path, id_key: str = 'id', dataset: Optional[str] = None,
     if not files:
         raise RunDirError(f'{run}: no reviews/*/*.jsonl files')
     for path in files:
-        name, subset = _split_review_name(path.stem, datasets)
+        name, subset = split_review_name(path.stem, datasets)
         if dataset is not None and name != dataset:
             continue
         with open(path, encoding='utf-8') as handle:

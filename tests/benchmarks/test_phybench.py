@@ -30,6 +30,14 @@ def test_sample_file_loads_by_domain_and_excludes_the_unanswered_row(caplog):
     assert 'excluded 1 record(s): no reference answer (ids: d15)' in caplog.text
 
 
+def test_the_worked_solution_rides_in_the_metadata_never_in_the_prompt():
+    """`evalscope-phys error-analysis` shows it to its judge; the model must not see it."""
+    rows = {r['id']: r for r in json.loads(SAMPLE.read_text())}
+    sample = next(s for s in loaded(SAMPLE)['electricity'] if s.metadata['id'] == 'd04')
+    assert sample.metadata['solution'] == rows['d04']['solution'] and sample.metadata['solution']
+    assert rows['d04']['solution'] not in adapter().format_prompt_template(sample)
+
+
 def test_folder_with_the_release_file_name_loads(tmp_path):
     release = tmp_path / 'PHYBench' / 'PHYBench-questions_v1.json'
     release.parent.mkdir()

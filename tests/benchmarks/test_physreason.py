@@ -8,7 +8,7 @@ import pytest
 from evalscope.api.evaluator import TaskState
 
 from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.benchmarks.physreason import problem_values
+from evalscope_phys.benchmarks.physreason import problem_values, worked_solution
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
@@ -35,6 +35,20 @@ def test_sample_loads_by_difficulty_and_excludes_mismatched_answers(caplog):
     prompt = data['medium'][0].input[0].text
     assert 'Figure description: A block sits on a wedge' in prompt and '(2) Find the smallest' in prompt
     assert 'has 2 sub-questions' in prompt
+
+
+def test_explanation_steps_become_the_worked_solution_in_the_metadata(shared_data):
+    """Sub-questions and steps in numeric order (step_10 after step_2), for `evalscope-phys error-analysis`."""
+    steps = {'sub_question_2': {'step_10': 'C.', 'step_2': 'B.'}, 'sub_question_1': {'step_1': 'A.'}}
+    assert worked_solution(steps) == 'Sub-question 1:\nA.\n\nSub-question 2:\nB.\nC.'
+    assert worked_solution(None) == ''
+    assert worked_solution({'sub_question_1': 'Only text.'}) == 'Sub-question 1:\nOnly text.'
+    demo = {s.metadata['id']: s for v in loaded(SAMPLE).values() for s in v}
+    assert demo['pr-02'].metadata['solution'].startswith('Sub-question 1:\nIn series the resistances add')
+    assert 'In series the resistances add' not in demo['pr-02'].input
+    path = shared_data / 'physreason' / 'physreason_sample_problems.json'
+    real = [s for v in loaded(path).values() for s in v]
+    assert all(s.metadata['solution'].startswith('Sub-question 1:\n') for s in real)
 
 
 def test_release_folder_of_problem_json_files_loads_with_folder_ids(tmp_path):

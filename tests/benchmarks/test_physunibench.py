@@ -35,7 +35,9 @@ def test_sample_folder_loads_both_files_with_figures():
     [message] = oe[902].input
     assert isinstance(message.content[0], ContentImage) and message.content[0].image.startswith('data:image/png')
     assert '<image>' not in message.content[1].text and '\\boxed{}' in message.content[1].text
+    assert oe[900].metadata['solution'].startswith('Step 1\nThe elastic energy')  # for error-analysis
     mcq = data['multiple_choice'][0]
+    assert mcq.metadata['solution']  # the record's `parsing`, the worked explanation
     assert mcq.target == 'C' and len(mcq.choices) == 4
     assert mcq.input[0].content[1].text.endswith('C. Segment 2\nD. Segment 4')
 

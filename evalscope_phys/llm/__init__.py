@@ -1,0 +1,10 @@
+"""OpenAI-compatible chat calls shared by every LLM judge we run ourselves (audit stage 3, error analysis).
+
+One client with retries and backoff, one append-only reply cache, and one reader of JSON objects
+embedded in a reply, so each judge only adds its prompt and its contract.
+"""
+from .cache import JsonlCache
+from .client import ChatClient, ChatError, Message, conversation
+from .replies import json_objects
+
+__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'Message', 'conversation', 'json_objects']
