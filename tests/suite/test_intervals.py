@@ -18,11 +18,11 @@ from .test_score_reports import SCRIPT
 def physolym_seed(run, strict):
     """Four problems (p1, p2 easy; p3, p4 hard), one generation each; ``strict`` their 0/1 outcomes."""
     levels = ['easy', 'easy', 'hard', 'hard']
-    lines = [review_line(i, {'strict_acc': v, 'lenient_acc': 1.0, 'eed': 50.0, 'scored': 1.0},
+    lines = [review_line(i, {'strict_acc': v, 'lenient_acc': 1.0, 'eed': 50.0, 'scored': 1.0, 'substring_strict': 0.0},
                          metadata={'id': f'p{i + 1}', 'difficulty': levels[i]}) for i, v in enumerate(strict)]
     write_reviews(run, 'physolym', 'en', lines)
     payload = report('physolym', {'strict_acc': (sum(strict) / 4, 4), 'lenient_acc': (1.0, 4), 'eed': (50.0, 4),
-                                  'scored': (1.0, 4)})
+                                  'scored': (1.0, 4), 'substring_strict': (0.0, 4)})
     easy = sum(strict[:2]) / 2
     payload['metrics'].append({'identity': {'name': 'strict_acc', 'aggregation': 'mean_per_difficulty',
                                             'dimensions': {'difficulty': 'easy'}}, 'num': 2, 'score': easy})
@@ -39,7 +39,8 @@ def two_seeds(tmp_path):
 
 def test_rows_pool_problems_over_seeds_and_skip_non_accuracies(two_seeds):
     rows = {row.label: row for row in intervals([two_seeds])}
-    assert set(rows) == {'strict_acc', 'lenient_acc', 'strict_acc mean_per_difficulty difficulty=easy'}  # no eed, scored
+    assert set(rows) == {'strict_acc', 'lenient_acc', 'substring_strict',
+                         'strict_acc mean_per_difficulty difficulty=easy'}  # no eed, no scored
     # per-problem means over the two seeds: p1 1, p2 1/2, p3 1/2, p4 1. A resample of 4 is all-1 with P 1/16 > 2.5%
     # and all-1/2 with P 1/16 too, so the 95% CI is [1/2, 1] by hand, and exactly the bootstrap of those 4 values.
     strict = rows['strict_acc']
