@@ -112,7 +112,8 @@ def bootstrap_mean_ci(values: Sequence[float], seed: int = 0, level: float = 0.9
 
     Each resample draws ``len(values)`` problems with replacement; the CI is the ``(1 - level) / 2``
     and ``(1 + level) / 2`` quantiles (linear interpolation) of the resampled means. Drawn in chunks
-    so a few thousand problems never need a ``resamples x problems`` matrix at once.
+    so a few thousand problems never need a ``resamples x problems`` matrix at once; 0/1 values draw
+    the resampled count of correct problems directly (binomial), which has the same distribution.
     """
     data = np.asarray(values, dtype=float)
     if data.size == 0:
@@ -122,9 +123,17 @@ def bootstrap_mean_ci(values: Sequence[float], seed: int = 0, level: float = 0.9
     if np.all(data == data[0]):
         return float(data[0]), float(data[0])
     rng = np.random.default_rng(seed)
+    if np.isin(data, (0.0, 1.0)).all():
+        # 0/1 values: the count of 1s in a resample is Binomial(n, share of 1s), the same distribution as
+        # drawing problems, at the cost of one draw per resample instead of n
+        return _quantiles(rng.binomial(data.size, data.mean(), size=resamples) / data.size, level)
     means = np.empty(resamples)
     for start in range(0, resamples, BOOTSTRAP_CHUNK):
         stop = min(start + BOOTSTRAP_CHUNK, resamples)
         means[start:stop] = data[rng.integers(0, data.size, size=(stop - start, data.size))].mean(axis=1)
+    return _quantiles(means, level)
+
+
+def _quantiles(means: np.ndarray, level: float) -> Tuple[float, float]:
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return float(low), float(high)

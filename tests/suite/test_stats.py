@@ -99,3 +99,12 @@ def test_bootstrap_mean_ci_rejects_empty_input_and_bad_levels():
         bootstrap_mean_ci([])
     with pytest.raises(ValueError, match='level'):
         bootstrap_mean_ci([0, 1], level=1.5)
+
+
+def test_the_binomial_shortcut_for_0_1_values_matches_resampling_problems():
+    values = [1] * 30 + [0] * 70
+    low, high = bootstrap_mean_ci(values, seed=1)  # 0/1: binomial draws
+    # the same problems as 0.25 / 0.75 take the general path; the mean maps back by (m - 0.25) * 2
+    low2, high2 = bootstrap_mean_ci([0.25 + v / 2 for v in values], seed=1)
+    assert (low, high) == pytest.approx(((low2 - 0.25) * 2, (high2 - 0.25) * 2), abs=0.011)
+    assert (low, high) == pytest.approx((0.21, 0.39), abs=0.011)  # Binomial(100, 0.3) 2.5% / 97.5%: 21, 39
