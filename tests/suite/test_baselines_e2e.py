@@ -77,7 +77,9 @@ def report_mean(work: Path, dataset: str, metric: str) -> float:
 
 def test_baselines_suite_then_compare_upstream(tmp_path, data):
     work = tmp_path / 'out'
-    env = {**os.environ, 'HF_HUB_OFFLINE': '1', 'PYTHON': sys.executable}
+    # `datasets` caches a local folder's splits by folder name and config, not by content: a private cache
+    # keeps another copy named OlympiadBench (an earlier run of this test) from being served instead
+    env = {**os.environ, 'HF_HUB_OFFLINE': '1', 'PYTHON': sys.executable, 'HF_DATASETS_CACHE': str(tmp_path / 'hf')}
     with replay_server(replay_records()) as url:
         run = subprocess.run(
             [sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(REPO / 'yamls' / 'suites' / 'baselines.yaml'),
