@@ -29,6 +29,7 @@ COMPARE=""
 RUN_DIRS=()
 
 usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+help() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -45,7 +46,7 @@ while [[ $# -gt 0 ]]; do
     --ci) CI=1; shift ;;
     --ci-seed) CI_SEED="${2:-}"; shift 2 ;;
     --compare-upstream) COMPARE=1; shift ;;
-    -h|--help) usage ;;
+    -h|--help) help ;;
     -*) die "unknown option $1" ;;
     *) RUN_DIRS+=("$1"); shift ;;
   esac

@@ -56,3 +56,9 @@ def test_every_pair_names_benchmarks_the_schema_knows():
         assert pair['ours'] is None or pair['ours'] in schema['benchmarks']
         if pair['ours']:
             assert set(pair['ours_metrics']) <= set(schema['benchmarks'][pair['ours']]['metrics'])
+
+
+def test_help_exits_0_and_names_the_new_options():
+    result = score('--help')
+    assert result.returncode == 0
+    assert '--compare-upstream' in result.stdout and '--ci' in result.stdout
