@@ -3,8 +3,12 @@
 # benchmark x metric, mean +- std across seeds (report files), n.
 #
 #   scripts/score_reports.sh [--format tsv|markdown] [--select NAME] [--schema FILE]
-#                            [--min-judge-coverage X] [--plots DIR] RUN_DIR...
-# (--plots runs $PYTHON, the active venv's python or python3 with evalscope_phys importable)
+#                            [--min-judge-coverage X] [--plots DIR] [--ci [--ci-seed N]]
+#                            [--compare-upstream] RUN_DIR...
+# (--plots and --ci run $PYTHON, the active venv's python or python3 with evalscope_phys importable)
+# --ci adds a seeded bootstrap 95% CI over problems to every accuracy row (from the reviews).
+# --compare-upstream prints, instead of the table, ours vs upstream EvalScope per benchmark pair
+# (upstream_pairs in the schema file) with the difference.
 #
 # RUN_DIR is a suite work dir (seed_*/reports/...) or one EvalScope output dir (reports/...);
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
@@ -19,9 +23,13 @@ FORMAT=tsv
 SELECT=""
 MIN_COVERAGE=""
 PLOTS=""
+CI=""
+CI_SEED=0
+COMPARE=""
 RUN_DIRS=()
 
-usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+help() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -35,7 +43,10 @@ while [[ $# -gt 0 ]]; do
     --schema) SCHEMA="${2:-}"; shift 2 ;;
     --min-judge-coverage) MIN_COVERAGE="${2:-}"; shift 2 ;;
     --plots) PLOTS="${2:-}"; shift 2 ;;
-    -h|--help) usage ;;
+    --ci) CI=1; shift ;;
+    --ci-seed) CI_SEED="${2:-}"; shift 2 ;;
+    --compare-upstream) COMPARE=1; shift ;;
+    -h|--help) help ;;
     -*) die "unknown option $1" ;;
     *) RUN_DIRS+=("$1"); shift ;;
   esac
@@ -50,6 +61,7 @@ if [[ -z "$MIN_COVERAGE" ]]; then
   MIN_COVERAGE="$(jq -r '.judge_coverage_min // 0.95' "$SCHEMA")"
 fi
 [[ "$MIN_COVERAGE" =~ ^[0-9]*\.?[0-9]+$ ]] || die "--min-judge-coverage must be a number, got '$MIN_COVERAGE'"
+[[ "$CI_SEED" =~ ^[0-9]+$ ]] || die "--ci-seed must be a non-negative integer, got '$CI_SEED'"
 
 SELECTED='null'
 if [[ -n "$SELECT" ]]; then
@@ -111,6 +123,8 @@ def metric_label: .identity as $i | ($i.dimensions // {}) as $d
   | if $i.aggregation == "mean" and ($d | length) == 0 then $i.name
     elif $i.aggregation == "pass_at_k" then "\($i.name) pass@\($d.k)"
     elif $i.aggregation == "vote_at_k" then "\($i.name) maj@\($d.k)"
+    elif $i.aggregation == "g_pass_at_k" then "\($i.name) G-Pass@\($d.k)_\($d.tau)"
+    elif $i.aggregation == "mg_pass_at_k" then "\($i.name) mG-Pass@\($d.k)"
     else "\($i.name) \($i.aggregation)" + ($d | to_entries | map(" \(.key)=\(.value)") | join("")) end;
 select($sel == null or (.dataset_name as $ds | $sel | index($ds)))
 | . as $r | .metrics[] | [$r.model_name, $r.dataset_name, metric_label, .score, .num] | @tsv
@@ -150,6 +164,75 @@ if [[ -z "$TABLE_ROWS" ]]; then
   exit 1
 fi
 
+# Appends the --ci column to the table on stdin (TSV: ci_low, ci_high; markdown: "[low, high]"); "-" for
+# rows that are not accuracies. Without --ci the table passes through unchanged.
+ci_column() {
+  if [[ -z "$CI" ]]; then cat; return; fi
+  awk -F'\t' -v fmt="$FORMAT" '
+    FILENAME == ARGV[1] { low[$1 FS $2 FS $3] = $4; high[$1 FS $2 FS $3] = $5; next }
+    fmt == "markdown" && FNR == 1 { print $0 " 95% CI |"; next }
+    fmt == "markdown" && FNR == 2 { print $0 "---|"; next }
+    fmt == "markdown" {
+      split(substr($0, 3, length($0) - 4), f, " [|] "); key = f[1] FS f[2] FS f[3]
+      print $0 " " ((key in low) ? "[" low[key] ", " high[key] "]" : "-") " |"; next
+    }
+    FNR == 1 { print $0 "\tci_low\tci_high"; next }
+    { key = $1 FS $2 FS $3; print $0 "\t" ((key in low) ? low[key] "\t" high[key] : "-\t-") }' "$CI_FILE" -
+}
+
+# --ci: one "model<TAB>benchmark<TAB>metric<TAB>low<TAB>high<TAB>problems" line per accuracy row, from the reviews
+CI_FILE=/dev/null
+if [[ -n "$CI" ]]; then
+  CI_FILE="$(mktemp)"
+  trap 'rm -f "$CI_FILE"' EXIT
+  py="${PYTHON:-${VIRTUAL_ENV:+$VIRTUAL_ENV/bin/python}}"
+  "${py:-python3}" -m evalscope_phys.suite.intervals --seed "$CI_SEED" "${RUN_DIRS[@]}" >"$CI_FILE" \
+    || die "--ci: the bootstrap intervals could not be computed (message above; \$PYTHON must import evalscope_phys)"
+fi
+
+# --compare-upstream: ours vs upstream EvalScope, one row per model x pair x metric, means over seeds
+if [[ -n "$COMPARE" ]]; then
+  PAIRS="$(jq -r '(.upstream_pairs // {}) | to_entries[] | .key as $up | .value as $p
+                  | ($p.ours_metrics // ["-"])[] as $m | [($p.ours // "-"), $m, $up, ($p.metric // "accuracy")] | @tsv' "$SCHEMA")"
+  [[ -n "$PAIRS" ]] || die "$SCHEMA: no upstream_pairs to compare"
+  awk -F'\t' -v fmt="$FORMAT" -v ci="$CI" '
+    FILENAME == ARGV[1] { ci_of[$1 FS $2 FS $3] = "[" $4 ", " $5 "]"; next }
+    FILENAME == ARGV[2] { np++; ours[np] = $1; om[np] = $2; up[np] = $3; um[np] = $4; next }
+    {
+      key = $1 FS $2 FS $3
+      if (!($1 in seen)) { seen[$1] = 1; models[++nm] = $1 }
+      if (!(key in cnt)) { lo[key] = $5; hi[key] = $5 }
+      cnt[key]++; sum[key] += $4
+      if ($5 < lo[key]) lo[key] = $5
+      if ($5 > hi[key]) hi[key] = $5
+    }
+    function mean(k) { return (k in cnt) ? sprintf("%.4f", sum[k] / cnt[k]) : "-" }
+    function n(k) { return (k in cnt) ? ((lo[k] == hi[k]) ? lo[k] : lo[k] "-" hi[k]) : "-" }
+    function interval(k) { return (k in ci_of) ? ci_of[k] : "-" }
+    END {
+      if (fmt == "markdown") {
+        printf "| model | ours | metric | mean | upstream | metric | mean | ours - upstream | n ours | n upstream |%s\n", ci ? " ours 95% CI | upstream 95% CI |" : ""
+        printf "|---|---|---|---|---|---|---|---|---|---|%s\n", ci ? "---|---|" : ""
+      } else printf "model\tours\tmetric\tmean\tupstream\tmetric\tmean\tdiff\tn_ours\tn_upstream%s\n", ci ? "\tci_ours\tci_upstream" : ""
+      for (i = 1; i <= nm; i++) for (j = 1; j <= np; j++) {
+        ok = models[i] FS ours[j] FS om[j]; uk = models[i] FS up[j] FS um[j]
+        if (!(ok in cnt) && !(uk in cnt)) continue
+        printed++
+        diff = ((ok in cnt) && (uk in cnt)) ? sprintf("%+.4f", sum[ok] / cnt[ok] - sum[uk] / cnt[uk]) : "-"
+        if (fmt == "markdown") {
+          printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", models[i], ours[j], om[j], mean(ok), up[j], um[j], mean(uk), diff, n(ok), n(uk)
+          if (ci) printf " %s | %s |", interval(ok), interval(uk)
+        } else {
+          printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", models[i], ours[j], om[j], mean(ok), up[j], um[j], mean(uk), diff, n(ok), n(uk)
+          if (ci) printf "\t%s\t%s", interval(ok), interval(uk)
+        }
+        printf "\n"
+      }
+      if (!printed) { print "score_reports: no benchmark of upstream_pairs (" FILENAME ") in these reports" > "/dev/stderr"; exit 1 }
+    }' "$CI_FILE" <(printf '%s\n' "$PAIRS") <(printf '%s\n' "$TABLE_ROWS")
+  exit $?
+fi
+
 # mean, sample std (n-1; "-" for one seed), seeds, n (per-seed sample count, or min-max if they differ)
 awk -F'\t' -v fmt="$FORMAT" '
   {
@@ -174,7 +257,7 @@ awk -F'\t' -v fmt="$FORMAT" '
       if (fmt == "markdown") printf "| %s | %s | %s | %.4f ± %s | %d | %s |\n", part[1], part[2], part[3], mean, std, k, n
       else printf "%s\t%s\t%s\t%.4f\t%s\t%d\t%s\n", part[1], part[2], part[3], mean, std, k, n
     }
-  }' <<<"$TABLE_ROWS"
+  }' <<<"$TABLE_ROWS" | ci_column
 
 if [[ -n "$PLOTS" ]]; then
   # the interpreter that has evalscope_phys: $PYTHON, else the active venv's, else python3

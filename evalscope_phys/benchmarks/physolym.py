@@ -1,14 +1,14 @@
-"""PhysOlym: open-ended olympiad problems in a documented JSONL schema, bilingual, per-level results.
+"""PhysOlym: open-ended olympiad problems, bilingual, per-level results; PhysOlym-A as Physics-R1 releases it.
 
-PhysOlym-A (Physics-R1's held-out set) is not public, so this adapter reads any file in its schema
-through ``local_path``; we ship a small sample of our own problems for the demo and tests.
+Two record layouts load side by side (:mod:`evalscope_phys.benchmarks.physolym_records`): our
+documented schema (a short ``answer``) and the PhysOlym-A release (``messages``, a worked
+``solution``/``gold``, ``metadata``), whose final answer the engine extracts. Besides our metrics,
+``substring_strict`` is Physics-R1's own "strict" (:mod:`evalscope_phys.benchmarks.substring_strict`).
 """
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from numbers import Number
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
@@ -18,19 +18,31 @@ from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
+from evalscope.metrics.semantics.entry import MetricEntry
 
 from evalscope_phys.benchmarks.base import (
     DatasetUnavailableError,
     find_data_file,
+    locate_dataset,
     log_skipped,
+    logger,
     read_records,
     records_dataset,
 )
 from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.physolym_records import RELEASE, normalise_record
+from evalscope_phys.benchmarks.solutions import no_reference_verdict
+from evalscope_phys.benchmarks.substring_strict import substring_strict
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
+from evalscope_phys.scoring.metrics import (EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL,
+                                            register_metric_semantics, verdict_score)
 
+#: Physics-R1's release on the Hugging Face hub (one file, physolym-a.jsonl)
+HUB_ID = 'shanyangmie/physolym-a'
 DATA_FILES = ('physolym*.jsonl', 'physolym*.json', '*.jsonl')
+SUBSTRING_STRICT = 'substring_strict'
+register_metric_semantics({SUBSTRING_STRICT: MetricEntry(baseline='quality.accuracy.ratio',
+                                                         metric_name='Substring Strict (Physics-R1)')})
 SUBSET_LIST = ['en', 'et']
 #: answer types whose answer is an expression, so EED is meaningful
 EXPRESSION_TYPES = frozenset({'expression', 'equation', 'symbolic'})
@@ -45,36 +57,59 @@ PROMPT_TEMPLATE = (
     'problem asks for several quantities, put them in the box separated by semicolons, in the order asked.'
     '\n\n{question}'
 )
+#: for release records, whose reference is the last answer a worked solution states
+RELEASE_PROMPT_TEMPLATE = (
+    'Solve the following physics olympiad problem. Reason step by step. Put each final answer inside its '
+    'own \\boxed{{}}, in the order the problem asks for them, so that the last box answers the last '
+    'question: a number with its unit (for example \\boxed{{4.9\\,\\mathrm{{m/s^2}}}}) or a LaTeX '
+    'expression in the variables of the problem.\n\n{question}'
+)
 
 DESCRIPTION = """
 ## Overview
 
-PhysOlym is the schema of Physics-R1's held-out open-ended olympiad set (PhysOlym-A: 500 problems,
-native difficulty labels, an English/Estonian bilingual subset). PhysOlym-A is not public, so it loads
-only through `dataset_args.physolym.local_path`; evalscope-phys ships a small sample of its own problems
-in the same schema (`evalscope_phys/data/demo/physolym_sample.jsonl`, with EN/ET pairs).
+PhysOlym-A is Physics-R1's held-out open-ended olympiad set: 500 problems from Kevin Zhou's handouts,
+the Estonian Physics Olympiad (native 1-10 difficulty, an English/Estonian bilingual subset), IPhO,
+NBPhO, EuPhO, APhO, USAPhO and INPhO. It loads from the Hugging Face hub (`shanyangmie/physolym-a`,
+`--dataset-hub huggingface`) or from `dataset_args.physolym.local_path` (the release's
+`physolym-a.jsonl`, or any JSONL file in our documented schema). evalscope-phys ships a sample of its
+own problems in our schema (`evalscope_phys/data/demo/physolym_sample.jsonl`, with EN/ET pairs).
 
 ## Task Description
 
 - **Input**: a problem statement in text (English or Estonian)
-- **Output**: a solution ending in one `\\boxed{}` answer (number with unit, or LaTeX expression)
-- **Subsets**: by `language` (`en`, `et`); other languages are excluded with a logged count unless
-  named in `subset_list`
+- **Output**: a solution ending in a `\\boxed{}` answer (number with unit, or LaTeX expression)
+- **Subsets**: by language (`en`, `et`; a compound tag such as `en-et` goes to its first code); other
+  languages are excluded with a logged count unless named in `subset_list`
 
-## Schema (one JSON object per line)
+## Record layouts (one JSON object per line; both may share a file)
 
-`id` (required), `problem` (required), `answer` (required: LaTeX string or number, or a list for
-several answers, matched in order), `unit` (the answer's unit, e.g. `m/s`, or null), `tolerance`
-(relative tolerance for lenient accuracy, default 1e-2), `answer_type` (`numeric`, `expression`,
-`text`, ...), `difficulty` (any label, reported per level), `language` (subset), `pair_id` (shared
-by the translations of one problem), `source`, optional `images` (rows with images are excluded,
-with a logged count: this is a text benchmark).
+- **Our schema**: `id` (required), `problem` (required), `answer` (required: LaTeX string or number,
+  or a list for several answers, matched in order), `unit`, `tolerance` (relative, for lenient
+  accuracy, default 1e-2), `answer_type` (`numeric`, `expression`, `text`, ...), `difficulty`,
+  `language`, `pair_id` (shared by the translations of one problem), `source`, optional `images`.
+- **The PhysOlym-A release**: `source`, `messages` (chat messages, possibly JSON-serialised; the first
+  user message is the problem; `problem`/`question` work too), `solution` (or `gold`, as Physics-R1's
+  evaluation records name it): a worked reference solution, possibly multi-part (a JSON object or list
+  of parts), and `metadata` (dict or JSON string: `difficulty`/native difficulty, `language`, `topic`,
+  ...). The reference is the **last final answer the solution states**, taken with the engine's answer
+  extraction; the prompt asks for one box per answer with the last box answering the last question. A
+  solution with no answer the engine can read goes to the judge with the whole solution as reference,
+  or stays unscored (`scored = 0`) without a judge; the load log counts these. Records without an id
+  are named `<source>#<line>`.
+- Rows with images (`images`, `metadata.image_urls`, an `<image>` marker) are excluded with a logged
+  count: this is a text benchmark.
 
 ## Evaluation Notes
 
 - Primary metric `strict_acc` (numbers within relative 1e-6 after unit conversion, or symbolically
   equal); `lenient_acc` uses the record's `tolerance` (default 1e-2); `eed` (0-100) only for
   expression answers; `scored` is the share the engine could score.
+- `substring_strict`: Physics-R1's own "strict" (`judge/judge_olympiad.py`), for comparing with the
+  paper: a `\\boxed{}` content that equals the gold or contains it as a substring after their
+  normalisation (`\\text{}` unwrapped, whitespace, `$`, `\\,`, `\\!`, `\\;` removed, lower case). The
+  gold is the record's `gold`/`solution` text as given (our schema: `answer`, every part of a list).
+  A string test: `15 m` passes for `5 m`; a whole worked solution as gold almost never matches.
 - Per difficulty level: `strict_acc` and `lenient_acc` again with aggregation `mean_per_difficulty`
   and dimension `difficulty`.
 - With `--judge` (models given, strategy `auto` or `llm`), only answers the rules cannot decide go to
@@ -84,101 +119,118 @@ with a logged count: this is a text benchmark).
 """
 
 
-def reference_of(record: Dict[str, Any]) -> Any:
-    """The record's answer as the engine takes it: a string, or a list of strings."""
-    answer = record.get('answer')
-    if isinstance(answer, list):
-        return [str(a) for a in answer]
-    return str(answer) if isinstance(answer, (str, Number)) and not isinstance(answer, bool) else None
-
-
 @register_benchmark(
     BenchmarkMeta(
         name='physolym',
         pretty_name='PhysOlym',
-        dataset_id='physolym/PhysOlym-A',
-        hf_dataset_id='physolym/PhysOlym-A',
+        dataset_id=HUB_ID,
+        hf_dataset_id=HUB_ID,
         tags=[Tags.REASONING, Tags.MATH],
         description=DESCRIPTION,
+        paper_url='https://arxiv.org/abs/2605.14040',
         subset_list=SUBSET_LIST,
-        metric_list=[STRICT, LENIENT, EED, SCORED, STRICT_ALL, LENIENT_ALL],
+        metric_list=[STRICT, LENIENT, EED, SCORED, SUBSTRING_STRICT, STRICT_ALL, LENIENT_ALL],
         primary_metric=MetricSelector(name=STRICT, aggregation='mean'),
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
     )
 )
 class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
-    """Reads the PhysOlym JSONL schema; rules score, the judge only sees what they cannot decide."""
+    """Reads our schema and the PhysOlym-A release; rules score, the judge only sees what they cannot decide."""
 
     def load(self) -> Tuple[DatasetDict, None]:
-        if not os.path.exists(self.dataset_id):
-            raise DatasetUnavailableError(
-                f'physolym: {self.dataset_id!r} is not a local file or folder. PhysOlym-A is not public; set '
-                'dataset_args.physolym.local_path to a JSONL file in the PhysOlym schema (a sample ships in '
-                'evalscope_phys/data/demo/physolym_sample.jsonl).')
-        path = find_data_file(Path(self.dataset_id), DATA_FILES, 'PhysOlym JSONL')
+        try:
+            root = locate_dataset(self, allow_file_pattern=['*.jsonl', '*.json'])
+        except DatasetUnavailableError as exc:
+            if self.dataset_id != HUB_ID or str(self.dataset_hub).lower() == 'huggingface':
+                raise
+            raise DatasetUnavailableError(f'{exc} PhysOlym-A ({HUB_ID}) is published on Hugging Face: '
+                                          'add --dataset-hub huggingface.') from exc
+        path = find_data_file(root, DATA_FILES, 'PhysOlym JSONL')
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = defaultdict(list)
-        seen = set()
-        for record in read_records(path):
-            problem = self._problem_of(record, skipped, seen)
+        seen: set = set()
+        unanswered: List[str] = []
+        for row, record in enumerate(read_records(path), 1):
+            problem = self._problem_of(record, row, skipped, seen)
             if problem is not None:
                 record_map[problem['language']].append(problem)
+                if problem['reference'] is None:
+                    unanswered.append(problem['id'])
         log_skipped(self.name, skipped)
+        if unanswered:
+            logger.warning('%s: %d reference solution(s) state no final answer the engine can read; they are judged '
+                           'against the full solution, or unscored without a judge (ids: %s%s)', self.name,
+                           len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
         return records_dataset(self, record_map, str(path))
 
-    def _problem_of(self, record: Any, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
-        """The record if it can become a sample, else None with the reason counted."""
+    def _problem_of(self, record: Any, row: int, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
+        """The normalised record if it can become a sample, else None with the reason counted."""
         if not isinstance(record, dict):
             skipped['not a JSON object'].append('?')
             return None
-        rid = str(record.get('id') or '?')
-        language = str(record.get('language') or '').strip().lower()
-        tolerance = record.get('tolerance')
+        problem = normalise_record(record, row)
+        rid = problem['id'] or '?'
+        tolerance = problem['tolerance']
+        release = problem['layout'] == RELEASE
         reasons = [
             (rid == '?', 'no id'),
             (rid in seen, 'duplicate id'),
-            (not str(record.get('problem') or '').strip(), 'no problem text'),
-            (reference_of(record) in (None, '', []), 'no usable answer'),
+            (not problem['problem'].strip(), 'no problem text'),
+            (not release and problem['reference'] in (None, '', []), 'no usable answer'),
             (tolerance is not None and (not isinstance(tolerance, Number) or isinstance(tolerance, bool)
                                         or not 0 <= tolerance < 1), 'tolerance not a number in [0, 1)'),
-            (bool(record.get('images')), 'has images (text-only benchmark)'),
-            (language not in self.subset_list, 'language not in subset_list'),
+            (problem['has_images'], 'has images (text-only benchmark)'),
+            (problem['language'] not in self.subset_list, 'language not in subset_list'),
         ]
         for failed, reason in reasons:
             if failed:
                 skipped[reason].append(rid)
                 return None
         seen.add(rid)
-        return {**record, 'id': rid, 'language': language}
+        return problem
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
-        reference = reference_of(record)
+        reference = record['reference']
+        if isinstance(reference, list):
+            target = ' ; '.join(reference)
+        else:
+            target = reference if reference is not None else record['solution']  # the judge's reference
         return Sample(
             input=record['problem'],
-            target=' ; '.join(reference) if isinstance(reference, list) else reference,
+            target=target,
             metadata={
-                'id': record['id'], 'lang': record['language'], 'pair_id': record.get('pair_id'),
-                'difficulty': None if record.get('difficulty') is None else str(record['difficulty']),
-                'answer_type': record.get('answer_type'), 'source': record.get('source'),
-                'unit': record.get('unit') or None, 'tolerance': record.get('tolerance'), 'reference': reference,
+                'id': record['id'], 'lang': record['language'], 'language_tag': record['language_tag'],
+                'pair_id': record['pair_id'], 'difficulty': record['difficulty'],
+                'native_difficulty': record['native_difficulty'], 'topic': record['topic'],
+                'answer_type': record['answer_type'], 'source': record['source'], 'layout': record['layout'],
+                'unit': record['unit'], 'tolerance': record['tolerance'], 'reference': reference,
+                'gold': record['gold'],
             },
         )
 
     def format_prompt_template(self, sample: Sample) -> str:
-        return self.prompt_template.format(question=sample.input)
+        template = self.prompt_template
+        if template == PROMPT_TEMPLATE and (sample.metadata or {}).get('layout') == RELEASE:
+            template = RELEASE_PROMPT_TEMPLATE  # the reference is the solution's last answer
+        return template.format(question=sample.input)
 
     def match_score(
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         meta = task_state.metadata
         expression = str(meta.get('answer_type') or '').lower() in EXPRESSION_TYPES
-        verdict = score_answer(
-            meta.get('reference') or reference, original_prediction, tolerance=meta.get('tolerance'),
-            unit=meta.get('unit'), multiple='ordered' if isinstance(meta.get('reference'), list) else None,
-            eed=expression,
-        )
-        return verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT, EED), main=STRICT)
+        if meta.get('layout') == RELEASE and meta.get('reference') is None:
+            verdict = no_reference_verdict(original_prediction)
+        else:
+            verdict = score_answer(
+                meta.get('reference') or reference, original_prediction, tolerance=meta.get('tolerance'),
+                unit=meta.get('unit'), multiple='ordered' if isinstance(meta.get('reference'), list) else None,
+                eed=expression,
+            )
+        score = verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT, EED), main=STRICT)
+        score.value[SUBSTRING_STRICT] = float(substring_strict(original_prediction, meta.get('gold')))
+        return score
 
     def aggregate_scores(self, sample_scores: List[SampleScore]) -> List[AggScore]:
         """The usual means, plus strict/lenient accuracy per difficulty level."""

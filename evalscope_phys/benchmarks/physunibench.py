@@ -14,11 +14,11 @@ from evalscope.constants import Tags
 from evalscope.utils.multi_choices import parse_answers
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
-from evalscope_phys.scoring import extract_final_answer, score_answer
+from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.verdict import Verdict
 
 OPEN_ENDED, MULTIPLE_CHOICE = 'open_ended', 'multiple_choice'
 #: subset -> release file (English)
@@ -27,10 +27,6 @@ DATA_FILES = {OPEN_ENDED: 'PhysUnivBench_en_OE.json', MULTIPLE_CHOICE: 'PhysUniv
 IMAGE_DIRS = ('images_full', 'images')
 OPTION_LABELS = ('A', 'B', 'C', 'D')
 _OPTION_RE = re.compile(r'(?:^|\n)\s*([A-D])[.．:：)]\s*')
-#: where an extracted reference answer can come from; 'whole'/'none' mean no final answer was found
-ANSWER_SOURCES = ('boxed', 'final_answer_line', 'display', 'inline')
-#: engine reason given to open-ended samples whose reference solution states no extractable answer
-NO_REFERENCE_ANSWER = 'unparseable_reference'
 
 PROMPT_TEMPLATE = (
     'Solve the following physics problem using the figure. Reason step by step, then give the final '
@@ -81,14 +77,6 @@ def parse_mcq_options(raw: Any) -> Dict[str, str]:
     options = {m.group(1): raw[m.end():(marks[i + 1].start() if i + 1 < len(marks) else len(raw))].strip()
                for i, m in enumerate(marks)}
     return options if [m.group(1) for m in marks] == list(OPTION_LABELS) else {}
-
-
-def reference_final_answer(solution: str) -> Optional[str]:
-    """The final answer a worked solution states, or None when the engine finds none it can read."""
-    found = extract_final_answer(solution or '')
-    if found.empty or found.source not in ANSWER_SOURCES or is_text_answer(found.text):
-        return None
-    return found.text
 
 
 @register_benchmark(
@@ -187,9 +175,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         if metadata.get('subset') == MULTIPLE_CHOICE:
             return self._choice_score(original_prediction, reference, task_state)
         if not metadata.get('reference_from_solution', True):
-            verdict = Verdict(eed=None, strict=None, lenient=None, reason=NO_REFERENCE_ANSWER,
-                              extracted=None, seconds=0.0,
-                              detail='the reference solution states no final answer the engine can read')
+            verdict = no_reference_verdict(original_prediction)
         else:
             verdict = score_answer(reference, original_prediction, eed=False)
         return verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT), main=LENIENT)

@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     outcomes = run_suite(suite, configs, work_dir)
     for outcome in outcomes:
         print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
-    print(f'suite output: {work_dir}\nscore it: scripts/score_reports.sh {work_dir}')
+    print(f'suite output: {work_dir}\nscore it: scripts/score_reports.sh --ci {work_dir}'
+          f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}')
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
     if unfinished:
         print(f'seeds {unfinished} did not finish cleanly; run the same command again to resume them',

@@ -9,7 +9,7 @@ from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.registration import BENCHMARK_MODULES
 
 #: released only to their authors: no hub copy, so `local_path` is the only way in
-LOCAL_ONLY = {'physolym', 'omniphys'}
+LOCAL_ONLY = {'omniphys'}
 HUB_BACKED = sorted(set(BENCHMARK_MODULES) - LOCAL_ONLY)
 
 

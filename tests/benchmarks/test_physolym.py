@@ -1,14 +1,15 @@
 """PhysOlym: the JSONL schema, language subsets, per-level results, rule scoring and the rules-first judge."""
 import json
 import logging
-
 from functools import partial
+from pathlib import Path
 
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import SampleScore, Score
 
 from conftest import benchmark_adapter, load_subsets
+from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.physolym import PER_LEVEL_AGGREGATION
 from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
@@ -130,3 +131,100 @@ def test_with_a_judge_only_the_text_answer_is_judged(tmp_path, evalscope_eval):
     assert run.metric('physolym', 'strict_acc')['score'] == pytest.approx(6 / 10)
     judged = [r for r in run.reviews('physolym') if json.dumps(r).count('stub-judge')]
     assert len(judged) == 1 and 'anticlockwise' in json.dumps(judged[0])
+
+
+# --- the PhysOlym-A release layout (messages / solution or gold / metadata), our own problems ---
+
+RELEASE_DIR = Path(__file__).parent / 'fixtures' / 'physolym_release'
+RELEASE_REPLAY = RELEASE_DIR / 'physolym-a_replay.jsonl'
+
+
+def test_release_layout_loads_beside_our_schema(caplog):
+    with caplog.at_level(logging.WARNING):
+        data = loaded(RELEASE_DIR)  # a folder: physolym-a.jsonl is found in it
+    meta = {s.metadata['id']: s.metadata for v in data.values() for s in v}
+    assert {k: sorted(s.metadata['id'] for s in v) for k, v in data.items()} == {
+        'en': ['apho_usapho_inpho#6', 'estonian_olympiad#1', 'estonian_olympiad#8', 'ipho_nbpho_eupho#5',
+               'kevin_zhou#4', 'kz-energy-1', 'mine-1'],
+        'et': ['estonian_olympiad#2'],
+    }
+    # the solution's final answer (boxed, last of two parts, one per JSON part), a short gold taken whole
+    assert meta['estonian_olympiad#1']['reference'] == '720 \\mathrm{N}'
+    assert meta['estonian_olympiad#2']['reference'] == '45 \\mathrm{m}'
+    assert meta['apho_usapho_inpho#6']['reference'] == ['4 \\mathrm{m/s}', '4 \\mathrm{J}']
+    assert meta['kz-energy-1']['reference'] == '12 J'
+    assert meta['ipho_nbpho_eupho#5']['reference'] is None  # prose only: the judge's, or unscored
+    # labels from metadata (JSON string or object) or the top level; en-et goes to en and keeps its tag
+    assert {k: meta['estonian_olympiad#1'][k] for k in ('difficulty', 'topic', 'source', 'layout')} == {
+        'difficulty': '2', 'topic': 'mechanics', 'source': 'estonian_olympiad', 'layout': 'release'}
+    assert (meta['estonian_olympiad#2']['difficulty'], meta['estonian_olympiad#2']['native_difficulty']) == ('5', '5')
+    assert (meta['kz-energy-1']['topic'], meta['estonian_olympiad#8']['language_tag']) == ('energy', 'en-et')
+    assert meta['mine-1']['layout'] == 'schema' and meta['mine-1']['unit'] == 'A'
+    assert 'excluded 1 record(s): has images (text-only benchmark) (ids: estonian_olympiad#7)' in caplog.text
+    assert '1 reference solution(s) state no final answer' in caplog.text and 'ipho_nbpho_eupho#5' in caplog.text
+
+
+def test_release_prompt_asks_for_one_box_per_answer_and_ours_is_unchanged():
+    a = adapter({'local_path': str(RELEASE_DIR)})
+    samples = {s.metadata['id']: s for v in a.load_dataset().values() for s in v}
+    assert 'the last box answers the last question' in a.format_prompt_template(samples['estonian_olympiad#1'])
+    assert 'separated by semicolons' in a.format_prompt_template(samples['mine-1'])
+
+
+def release_score(sample_id, response):
+    a = adapter({'local_path': str(RELEASE_DIR)})
+    sample = next(s for v in a.load_dataset().values() for s in v if s.metadata['id'] == sample_id)
+    state = TaskState(model='x', sample=sample, messages=[], completed=True)
+    return a.match_score(response, response, sample.target, state)
+
+
+@pytest.mark.parametrize('sample_id, response, strict, substring', [
+    ('estonian_olympiad#2', '\\boxed{3\\,\\mathrm{s}} and \\boxed{45\\,\\mathrm{m}}', 1.0, 0.0),  # gold: a solution
+    ('kevin_zhou#4', '\\boxed{5\\ \\mathrm{m}}', 1.0, 0.0),  # right, but '5\\mathrm{m}' does not contain '5m'
+    ('kevin_zhou#4', '\\boxed{15 m}', 0.0, 1.0),  # wrong, but '15m' contains '5m'
+    ('mine-1', '\\boxed{3\\,\\mathrm{A}}', 1.0, 1.0),  # our schema: the gold is the answer '3'
+])
+def test_release_and_schema_samples_get_both_strict_columns(sample_id, response, strict, substring):
+    value = release_score(sample_id, response).value
+    assert (value['strict_acc'], value['substring_strict'], value['scored']) == (strict, substring, 1.0)
+
+
+def test_a_solution_without_a_readable_answer_is_unscored_not_wrong():
+    score = release_score('ipho_nbpho_eupho#5', '\\boxed{\\text{stable}}')
+    assert score.value == {'scored': 0.0, 'substring_strict': 0.0}
+    assert score.metadata['verdict']['reason'] == 'unparseable_reference'
+
+
+def test_from_the_modelscope_hub_the_error_says_physolym_a_is_on_hugging_face(monkeypatch):
+    monkeypatch.setenv('MODELSCOPE_DOMAIN', 'http://127.0.0.1:9')
+    with pytest.raises(DatasetUnavailableError, match='local_path.*--dataset-hub huggingface'):
+        adapter().load_dataset()
+    monkeypatch.setenv('HF_ENDPOINT', 'http://127.0.0.1:9')
+    with pytest.raises(DatasetUnavailableError, match=r'huggingface hub is unreachable.*shanyangmie/physolym-a.*local_path'):
+        adapter(dataset_hub='huggingface').load_dataset()
+
+
+@pytest.mark.e2e
+def test_evalscope_eval_on_the_release_layout(tmp_path, evalscope_eval):
+    with replay_server(RELEASE_REPLAY) as url:
+        run = evalscope_eval(url, ['physolym'], {'physolym': {'local_path': str(RELEASE_DIR)}}, tmp_path / 'run')
+    replay_prompts_answered(run, 8)
+    # right: #1 720 N, #2 45 m (last box), kz-energy-1 12 J, #6 both parts, mine-1; wrong: #4 15 m, #8 g/L;
+    # #5 unscored (its solution states no answer): 5 of 7 scored, 7 of 8
+    assert run.metric('physolym', 'strict_acc')['score'] == pytest.approx(5 / 7, abs=1e-4)
+    assert run.metric('physolym', 'scored')['score'] == pytest.approx(7 / 8)
+    # Physics-R1's strict: only #4 (15 m contains 5 m) and mine-1 (3 A contains 3)
+    assert run.metric('physolym', 'substring_strict')['score'] == pytest.approx(2 / 8)
+
+
+@pytest.mark.e2e
+def test_with_a_judge_the_solution_without_an_answer_is_judged_against_it(tmp_path, evalscope_eval):
+    with replay_server(RELEASE_REPLAY) as url:
+        judge = {'models': [{'model_id': 'stub-judge', 'api_url': url, 'api_key': 'EMPTY'}]}
+        run = evalscope_eval(url, ['physolym'], {'physolym': {'local_path': str(RELEASE_DIR)}}, tmp_path / 'run',
+                             judge=judge)
+    replay_prompts_answered(run, 8)
+    assert run.metric('physolym', 'judged')['score'] == pytest.approx(1 / 8)
+    assert run.metric('physolym', 'strict_acc')['score'] == pytest.approx(6 / 8)  # #5 judged equivalent
+    judged = [r for r in run.reviews('physolym') if 'stub-judge' in json.dumps(r)]
+    assert len(judged) == 1 and 'restoring effect of gravity' in json.dumps(judged[0])  # the whole solution

@@ -103,7 +103,7 @@ def test_endpoint_falls_back_to_environment(monkeypatch):
 
 def test_repo_suites_resolve_against_the_repo_dataset_yamls(tmp_path):
     paths = sorted((REPO / 'yamls' / 'suites').glob('*.yaml'))
-    assert [p.stem for p in paths] == ['all', 'text', 'vision']
+    assert [p.stem for p in paths] == ['all', 'baselines', 'text', 'vision']
     for path in paths:
         suite = load_suite(path)
         configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1'), tmp_path, pick_seeds(suite, None))

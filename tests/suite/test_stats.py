@@ -1,7 +1,9 @@
 """Paired statistics: golden values, including Physics-R1's translation-drift case."""
 import pytest
 
-from evalscope_phys.suite.stats import compare_paired, mcnemar_exact, paired_bootstrap_ci, paired_counts, sign_test
+from evalscope_phys.suite.stats import (
+    bootstrap_mean_ci, compare_paired, mcnemar_exact, paired_bootstrap_ci, paired_counts, sign_test,
+)
 
 
 def paper_case():
@@ -59,3 +61,50 @@ def test_bootstrap_is_reproducible_with_a_seed_and_brackets_the_difference():
 
 def test_bootstrap_without_spread_is_a_point():
     assert paired_bootstrap_ci([1, 0, 1], [1, 0, 1], seed=0) == (0.0, 0.0)
+
+
+# bootstrap_mean_ci: the resampled mean of n 0/1 problems with share p right is Binomial(n, p) / n, so the
+# 2.5% and 97.5% quantiles can be worked out by hand where no cumulative probability is near 0.025 / 0.975.
+BOOTSTRAP_CASES = [
+    # [0, 1]: means 0, 1/2, 1 with P 1/4, 1/2, 1/4 -> the 2.5% point is 0, the 97.5% point 1
+    ([0, 1], (0.0, 1.0)),
+    # [0, 1, 1, 1]: P(mean 0) = 1/256 = 0.004, P(<= 1/4) = 13/256 = 0.051 -> low 1/4; P(mean 1) = 81/256 -> high 1
+    ([0, 1, 1, 1], (0.25, 1.0)),
+    # 100 problems, 50 right: Binomial(100, 1/2) has 2.5% / 97.5% quantiles 40 and 60
+    ([0, 1] * 50, (0.40, 0.60)),
+    # no spread: every resample has the same mean
+    ([1, 1, 1], (1.0, 1.0)),
+    ([0.5, 0.5], (0.5, 0.5)),
+]
+
+
+@pytest.mark.parametrize('values, expected', BOOTSTRAP_CASES)
+def test_bootstrap_mean_ci_hand_values(values, expected):
+    assert bootstrap_mean_ci(values, seed=0) == pytest.approx(expected, abs=0.011)
+
+
+def test_bootstrap_mean_ci_is_seeded_and_chunked_draws_add_up():
+    values = [1] * 18 + [0] * 41  # Physics-R1's 18 of 59
+    first = bootstrap_mean_ci(values, seed=3)
+    assert first == bootstrap_mean_ci(values, seed=3)
+    assert bootstrap_mean_ci(values, seed=3, resamples=2500) == pytest.approx(first, abs=0.035)  # 3 chunks
+    low, high = first
+    assert low < 18 / 59 < high
+    # normal approximation: 18/59 +- 1.96 * sqrt(p (1 - p) / 59) = [0.188, 0.423]
+    assert low == pytest.approx(0.188, abs=0.02) and high == pytest.approx(0.423, abs=0.02)
+
+
+def test_bootstrap_mean_ci_rejects_empty_input_and_bad_levels():
+    with pytest.raises(ValueError, match='at least one'):
+        bootstrap_mean_ci([])
+    with pytest.raises(ValueError, match='level'):
+        bootstrap_mean_ci([0, 1], level=1.5)
+
+
+def test_the_binomial_shortcut_for_0_1_values_matches_resampling_problems():
+    values = [1] * 30 + [0] * 70
+    low, high = bootstrap_mean_ci(values, seed=1)  # 0/1: binomial draws
+    # the same problems as 0.25 / 0.75 take the general path; the mean maps back by (m - 0.25) * 2
+    low2, high2 = bootstrap_mean_ci([0.25 + v / 2 for v in values], seed=1)
+    assert (low, high) == pytest.approx(((low2 - 0.25) * 2, (high2 - 0.25) * 2), abs=0.011)
+    assert (low, high) == pytest.approx((0.21, 0.39), abs=0.011)  # Binomial(100, 0.3) 2.5% / 97.5%: 21, 39
