@@ -149,9 +149,10 @@ def test_release_layout_loads_beside_our_schema(caplog):
         'et': ['estonian_olympiad#2'],
     }
     # the solution's final answer (boxed, last of two parts, one per JSON part), a short gold taken whole
-    assert meta['estonian_olympiad#1']['reference'] == '720 \\mathrm{N}'
-    assert meta['estonian_olympiad#2']['reference'] == '45 \\mathrm{m}'
-    assert meta['apho_usapho_inpho#6']['reference'] == ['4 \\mathrm{m/s}', '4 \\mathrm{J}']
+    # (the located text, left side kept: the engine reads N = 720 N as a definition and compares its value)
+    assert meta['estonian_olympiad#1']['reference'] == 'N = 720\\,\\mathrm{N}'
+    assert meta['estonian_olympiad#2']['reference'] == 'h = 45\\,\\mathrm{m}'
+    assert meta['apho_usapho_inpho#6']['reference'] == ['v = 4\\,\\mathrm{m/s}', 'W = 4\\,\\mathrm{J}']
     assert meta['kz-energy-1']['reference'] == '12 J'
     assert meta['ipho_nbpho_eupho#5']['reference'] is None  # prose only: the judge's, or unscored
     # labels from metadata (JSON string or object) or the top level; en-et goes to en and keeps its tag
