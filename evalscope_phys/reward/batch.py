@@ -44,7 +44,7 @@ def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, m
         return score_completion(responses[index], references[index], mode=mode, unit=units[index],
                                 tolerance=tolerances[index], format_weight=format_weight, timeout=timeout)
 
-    if threads == 1 or len(unique_items) == 1:
+    if threads == 1 or len(unique_items) <= 1:
         scored = [score(i) for i in unique_items]
     else:
         with ThreadPoolExecutor(max_workers=min(threads, len(unique_items)),
