@@ -257,24 +257,53 @@ def cold_start(workers: int = 2) -> None:
     engine.clear_cache()
 
 
-def run_ours_batch(items: Sequence[Completion], threads: int) -> Tuple[float, List[float]]:
+class CpuClock:
+    """CPU seconds of this process and of the given worker processes: on a machine shared with
+    other jobs the wall time depends on their load, the CPU time much less."""
+
+    def __init__(self, pids: Sequence[int]):
+        import psutil
+        self._workers = [psutil.Process(pid) for pid in pids]
+        self._start = self._read()
+
+    def _read(self) -> Tuple[float, float]:
+        workers = 0.0
+        for process in self._workers:
+            try:
+                times = process.cpu_times()
+                workers += times.user + times.system
+            except Exception:  # noqa: BLE001  (a worker that died took its time with it)
+                pass
+        return time.process_time(), workers
+
+    def elapsed(self) -> Dict[str, float]:
+        parent, workers = self._read()
+        return {'parent': parent - self._start[0], 'workers': workers - self._start[1]}
+
+
+def _scoring_clock() -> CpuClock:
+    from evalscope_phys.scoring import pool
+    return CpuClock(pool.get_pool().worker_pids())
+
+
+def run_ours_batch(items: Sequence[Completion], threads: int) -> Tuple[float, List[float], Dict[str, float]]:
     from evalscope_phys.reward import batch_rewards
     cold_start()
-    started = time.perf_counter()
+    clock, started = _scoring_clock(), time.perf_counter()
     rewards = batch_rewards([c.response for c in items], [c.reference for c in items], threads=threads)
-    return time.perf_counter() - started, rewards
+    return time.perf_counter() - started, rewards, clock.elapsed()
 
 
-def run_ours_serial(items: Sequence[Completion]) -> Tuple[float, List[float]]:
+def run_ours_serial(items: Sequence[Completion]) -> Tuple[float, List[float], Dict[str, float]]:
     from evalscope_phys.reward import physics_reward
     cold_start()
-    started = time.perf_counter()
+    clock, started = _scoring_clock(), time.perf_counter()
     rewards = []
     for index, c in enumerate(items):
         rewards.append(physics_reward(c.response, c.reference))
         if (index + 1) % 512 == 0:
             print(f'  one at a time: {index + 1}/{len(items)}', file=sys.stderr, flush=True)
-    return time.perf_counter() - started, rewards
+    return time.perf_counter() - started, rewards, clock.elapsed()
 
 
 def _math_verify_init() -> None:
@@ -291,15 +320,20 @@ def _math_verify_one(pair: Tuple[str, str]) -> bool:
         return False
 
 
-def run_math_verify(items: Sequence[Completion], processes: int = 2) -> Tuple[float, List[float]]:
+def run_math_verify(items: Sequence[Completion], processes: int = 2) -> Tuple[float, List[float], Dict[str, float]]:
     method = 'forkserver' if 'forkserver' in multiprocessing.get_all_start_methods() else 'spawn'
     ctx = multiprocessing.get_context(method)
     with ctx.Pool(processes, initializer=_math_verify_init) as workers:
-        workers.map(_math_verify_one, [('$1$', '$1$')] * processes * 2)  # both started and warm
-        started = time.perf_counter()
+        pids = workers.map(_math_verify_pid, range(processes * 4))  # all started and warm
+        clock, started = CpuClock(sorted(set(pids))), time.perf_counter()
         verdicts = workers.map(_math_verify_one, [(c.reference, c.response) for c in items], chunksize=16)
-        seconds = time.perf_counter() - started
-    return seconds, [1.0 if v else 0.0 for v in verdicts]
+        seconds, cpu = time.perf_counter() - started, clock.elapsed()
+    return seconds, [1.0 if v else 0.0 for v in verdicts], cpu
+
+
+def _math_verify_pid(_: int) -> int:
+    _math_verify_one(('$1$', '$1$'))
+    return os.getpid()
 
 
 # --------------------------------------------------------------------------- figures
@@ -317,23 +351,28 @@ def agreement(items: Sequence[Completion], rewards: Sequence[float]) -> Dict:
 def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
     """Time the three scorers ``rounds`` times, interleaved; return the figures (also printed)."""
     runs = collections.defaultdict(list)
+    cpu = collections.defaultdict(list)
     results = {}
     for round_index in range(rounds):
         print(f'round {round_index + 1}/{rounds}: ours (batch)', file=sys.stderr, flush=True)
-        seconds, results['ours_batch'] = run_ours_batch(items, threads)
+        seconds, results['ours_batch'], used = run_ours_batch(items, threads)
         runs['ours_batch'].append(seconds)
+        cpu['ours_batch'].append(used)
         print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
-        seconds, results['math_verify'] = run_math_verify(items)
+        seconds, results['math_verify'], used = run_math_verify(items)
         runs['math_verify'].append(seconds)
+        cpu['math_verify'].append(used)
         print(f'round {round_index + 1}/{rounds}: ours (one at a time)', file=sys.stderr, flush=True)
-        seconds, results['ours_serial'] = run_ours_serial(items)
+        seconds, results['ours_serial'], used = run_ours_serial(items)
         runs['ours_serial'].append(seconds)
+        cpu['ours_serial'].append(used)
     from evalscope_phys.reward import unscored_counts
     n = len(items)
     figures = {
         'completions': n,
         'distinct_completions': len({(c.response, c.reference) for c in items}),
         'seconds': {k: v for k, v in runs.items()},
+        'cpu_seconds': {k: v for k, v in cpu.items()},
         'rewards_per_second': {k: [n / s for s in v] for k, v in runs.items()},
         'ratio_batch_over_math_verify': [m / b for b, m in zip(runs['ours_batch'], runs['math_verify'])],
         'ratio_serial_over_math_verify': [m / s for s, m in zip(runs['ours_serial'], runs['math_verify'])],
@@ -345,7 +384,8 @@ def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
     for name in ('ours_batch', 'ours_serial', 'math_verify'):
         times = ', '.join(f'{s:.2f}' for s in runs[name])
         rates = ', '.join(f'{r:.0f}' for r in figures['rewards_per_second'][name])
-        print(f'  {name:12s} seconds: {times:20s} rewards/s: {rates}')
+        used = ', '.join(f"{c['parent']:.1f} + {c['workers']:.1f}" for c in cpu[name])
+        print(f'  {name:12s} seconds: {times:14s} rewards/s: {rates:10s} CPU s (caller + workers): {used}')
     print('  throughput over math-verify: batch ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_batch_over_math_verify'])
           + '; one at a time ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_serial_over_math_verify']))
     print(f"  batch rewards identical to one-at-a-time rewards: {figures['batch_equals_serial']}")
