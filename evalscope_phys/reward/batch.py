@@ -12,7 +12,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Hashable, List, Optional, Sequence
 
-from evalscope_phys.reward.score import (DEFAULT_TIMEOUT, Reference, Reward, check_options,
+from evalscope_phys.reward.score import (DEFAULT_TIMEOUT, Reference, Reward, check_options, count_unscored,
                                          score_completion)
 
 DEFAULT_THREADS = 4
@@ -50,6 +50,9 @@ def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, m
         with ThreadPoolExecutor(max_workers=min(threads, len(unique_items)),
                                 thread_name_prefix='evalscope-phys-reward') as executor:
             scored = list(executor.map(score, unique_items))
+    for index, slot in enumerate(slot_of):
+        if unique_items[slot] != index and not scored[slot].verdict.scored:
+            count_unscored(scored[slot].verdict)  # every completion counts, repeats too
     return [scored[slot] for slot in slot_of]
 
 

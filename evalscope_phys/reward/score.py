@@ -86,7 +86,7 @@ def reward_from_verdict(verdict: Verdict, response: Any, *, mode: str = 'binary'
     """
     value = correctness(verdict, mode)
     if value is None:
-        _count_unscored(verdict)
+        count_unscored(verdict)
         return Reward(UNSCORED_REWARD, verdict)
     if not format_weight:
         return Reward(value, verdict)
@@ -109,7 +109,7 @@ def physics_reward(response: Any, reference: Reference, *, mode: str = 'binary',
     """Reward of one completion against its reference: 1.0/0.0 by default (strict correctness).
 
     ``unit`` is the reference's unit when the dataset keeps it apart, ``tolerance`` the lenient
-    relative tolerance. Safe from any thread and any process; an unscored answer returns
+    relative tolerance. Safe from any thread; an unscored answer returns
     :data:`UNSCORED_REWARD` and is counted, it never raises.
     """
     return score_completion(response, reference, mode=mode, unit=unit, tolerance=tolerance,
@@ -148,7 +148,8 @@ def _is_boxed(response: Any) -> bool:
         return False
 
 
-def _count_unscored(verdict: Verdict) -> None:
+def count_unscored(verdict: Verdict) -> None:
+    """Count one unscored completion (the batch API counts each repeat of one it scored once)."""
     with _counts_lock:
         first = verdict.reason not in _counts
         _counts[verdict.reason] += 1

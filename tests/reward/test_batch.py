@@ -6,7 +6,8 @@ import threading
 import pytest
 
 import evalscope_phys.reward.batch as batch_module
-from evalscope_phys.reward import batch_rewards, batch_scores, physics_reward
+from evalscope_phys.reward import (batch_rewards, batch_scores, physics_reward, reset_unscored_counts,
+                                   unscored_counts)
 
 RESPONSES = [r'\boxed{2}', r'\boxed{3}', r'\boxed{2}', 'no idea', r'x = \boxed{4}', r'\boxed{3}', r'\boxed{2}', r'\boxed{5}']
 REFERENCES = ['2', '2', '2', '2', '4', '2', '2', '4']
@@ -66,6 +67,12 @@ def test_list_references_and_unhashable_responses_are_accepted():
 def test_mismatched_inputs_are_clear_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
         batch_rewards([r'\boxed{2}', r'\boxed{3}'], **kwargs)
+
+
+def test_every_unscored_completion_is_counted_repeats_too():
+    reset_unscored_counts()
+    assert batch_rewards([r'\boxed{2}'] * 3 + [r'\boxed{2}'], ['', '', '', '2']) == [0.0, 0.0, 0.0, 1.0]
+    assert sum(unscored_counts().values()) == 3
 
 
 def test_an_empty_batch_is_empty():
