@@ -16,8 +16,7 @@ import numpy as np
 
 from .corpus import Corpus, load_corpus
 from .cosine import CosineConfig, cosine_histogram, top_k_cosine
-from .embedding import (DEFAULT_MODEL, REFERENCE_MODEL, EmbeddingCache, OpenAIEmbedder,
-                        SentenceTransformerEmbedder, embed_texts, is_reference_model)
+from .embedding import DEFAULT_MODEL, REFERENCE_MODEL, EmbeddingCache, embed_texts, is_reference_model, make_embedder
 from .judge import NEAR_DUPLICATE, JudgeCache, JudgeConfig, judge_pairs
 from .ngram import NgramConfig, jaccard_candidates, pair_jaccard
 from .report import PairRecord, plot_cosines, summarise, write_clean, write_pairs, write_summaries
@@ -82,10 +81,8 @@ class _Embeddings:
     """Loads the embedder once and embeds each corpus once (through the on-disk cache)."""
 
     def __init__(self, spec: EmbedSpec, cache: EmbeddingCache, log: Log) -> None:
-        if spec.url:
-            self.embedder = OpenAIEmbedder(spec.url, spec.model, spec.api_key)
-        else:
-            self.embedder = SentenceTransformerEmbedder(spec.model, batch_size=spec.batch_size)
+        self.spec = spec
+        self.embedder = make_embedder(spec.model, spec.url, spec.api_key, spec.batch_size)
         self.cache, self.log = cache, log
         self._done: Dict[Path, np.ndarray] = {}
 
