@@ -15,6 +15,7 @@ stage 2 through :mod:`.neighbours` (exact re-scoring, certified top-k), both bit
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 import sys
@@ -84,6 +85,7 @@ class RayEngine:
         self.options, self.work_dir, self.log, self.on_block = options, Path(work_dir), log, on_block
         self.passes: List[PassStats] = []
         self._workers: Optional[int] = None
+        self._started = False
         self._plans: Dict[Tuple[str, Tuple[str, ...]], PoolPlan] = {}
 
     def workers(self) -> int:
@@ -95,6 +97,7 @@ class RayEngine:
             except ImportError as exc:
                 raise RayEngineError('--engine ray needs Ray: pip install "evalscope-phys[ray]"') from exc
             if not ray.is_initialized():
+                self._started = True
                 try:
                     if self.options.address:
                         ray.init(address=self.options.address, log_to_driver=False)
@@ -104,12 +107,20 @@ class RayEngine:
                 except (ConnectionError, RuntimeError, ValueError) as exc:
                     raise RayEngineError(f'cannot start or reach the Ray cluster '
                                          f'({self.options.address or "local"}): {exc}') from exc
+            logging.getLogger('ray.data').setLevel(logging.WARNING)  # no per-dataset chatter on stderr
             ctx = ray.data.DataContext.get_current()
             ctx.enable_progress_bars = False  # ours, per stage, on stderr
             ctx.print_on_execution_start = False
             cpus = int(ray.cluster_resources().get('CPU', 1))
             self._workers = max(1, min(self.options.workers or cpus, cpus))
         return self._workers
+
+    def close(self) -> None:
+        """Stop the local cluster this engine started (a cluster it joined keeps running)."""
+        if self._started:
+            import ray
+            ray.shutdown()
+            self._started, self._workers = False, None
 
     def plan(self, path: Path, fields: Sequence[str]) -> PoolPlan:
         key = (str(Path(path).resolve()), tuple(fields))
