@@ -34,7 +34,7 @@ from .neighbours import SEARCH_MARGIN, Shortlist, error_bound, max_norm
 from .ngram import JaccardHits, NgramConfig
 from .ngram_join import build_eval_index, merge_block_hits
 from .pool_blocks import DEFAULT_BLOCK_ROWS, Block, PoolPlan, plan_pool, read_block_texts, rows_texts
-from .ray_workers import EmbedJob, EmbedWorker, SearchJob, SearchWorker, Stage1Worker
+from .ray_workers import BlockFailure, EmbedJob, EmbedWorker, SearchJob, SearchWorker, Stage1Worker
 
 DEFAULT_CHUNK_ROWS = 20_000
 """In-pool deduplication: pool rows per broadcast eval side (bounds each worker's index memory)."""
@@ -153,7 +153,12 @@ class RayEngine:
             try:
                 for row in out.iter_rows():
                     k = int(row['block'])
-                    save(k, pickle.loads(row['payload']))
+                    result = pickle.loads(row['payload'])
+                    if isinstance(result, BlockFailure):
+                        raise RayEngineError(f'block {k} (rows {plan.blocks[k].start}-'
+                                             f'{plan.blocks[k].start + plan.blocks[k].rows - 1}) failed: '
+                                             f'{result.error}: {result.message}')
+                    save(k, result)
                     finished += 1
                     pid = int(row['pid'])
                     stats.peak_kib[pid] = max(stats.peak_kib.get(pid, 0), int(row['peak_kib']))
@@ -265,12 +270,8 @@ def _concat_hits(parts: Sequence[JaccardHits]) -> JaccardHits:
 
 
 def _cause(exc: BaseException) -> str:
-    """The user-facing message inside Ray's wrappers (e.g. a CorpusError raised in a worker)."""
-    seen = exc
-    while True:
-        inner = getattr(seen, 'cause', None) or seen.__cause__
-        if inner is None or inner is seen:
-            break
-        seen = inner
-    text = str(seen).strip().splitlines()
-    return f'{type(seen).__name__}: {text[-1] if text else ""}'
+    """A one-line reason: our own message as is, Ray's errors by their first line."""
+    if isinstance(exc, RayEngineError):
+        return str(exc)
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return f'{type(exc).__name__}: {lines[0] if lines else ""}'

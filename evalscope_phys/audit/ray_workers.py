@@ -33,6 +33,14 @@ def peak_rss_kib() -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class BlockFailure:
+    """A block that raised: sent back as a result, so the driver reports our message, not Ray's wrapper."""
+
+    error: str
+    message: str
+
+
 class _BlockWorker:
     """Calls ``run`` on each block index of the batch and packs the results."""
 
@@ -48,7 +56,11 @@ class _BlockWorker:
         payloads, seconds = [], []
         for k in batch['block']:
             t0 = time.perf_counter()
-            payloads.append(pickle.dumps(self.run(self.plan.blocks[int(k)]), protocol=5))
+            try:
+                result = self.run(self.plan.blocks[int(k)])
+            except Exception as exc:  # bad rows, an unreachable endpoint, a stale cache file: one clear message
+                result = BlockFailure(type(exc).__name__, str(exc))
+            payloads.append(pickle.dumps(result, protocol=5))
             seconds.append(time.perf_counter() - t0)
         n = len(payloads)
         return {'block': np.asarray(batch['block'], np.int64), 'payload': np.array(payloads, dtype=object),
