@@ -71,6 +71,9 @@ class PassStats:
     seconds: float = 0.0
     peak_kib: Dict[int, int] = field(default_factory=dict)
     """Worker process id -> peak resident set (KiB)."""
+    blocks_by_worker: Dict[int, int] = field(default_factory=dict)
+    cpu_s: float = 0.0
+    """CPU seconds the workers spent on blocks (per-worker throughput is rows / this, whatever the load)."""
 
 
 def _stderr(msg: str) -> None:
@@ -145,7 +148,8 @@ class RayEngine:
         t0 = time.perf_counter()
         items = ray.data.from_items([{'block': b.index} for b in todo], override_num_blocks=len(todo))
         out = items.map_batches(worker, fn_constructor_kwargs={'plan': plan, 'shared': [ray.put(shared)]},
-                                batch_size=1, compute=ray.data.ActorPoolStrategy(size=stats.workers), num_cpus=1)
+                                batch_size=1, compute=ray.data.ActorPoolStrategy(size=stats.workers, max_tasks_in_flight_per_actor=1),
+                                num_cpus=1)  # one block at a time per actor: a slow starter gets no queue
         finished = 0
         with tqdm(total=sum(b.rows for b in blocks), initial=sum(b.rows for b in blocks) - sum(b.rows for b in todo),
                   desc=f'{stage} ({stats.workers} Ray workers)', unit='item', file=sys.stderr,
@@ -162,6 +166,8 @@ class RayEngine:
                     finished += 1
                     pid = int(row['pid'])
                     stats.peak_kib[pid] = max(stats.peak_kib.get(pid, 0), int(row['peak_kib']))
+                    stats.blocks_by_worker[pid] = stats.blocks_by_worker.get(pid, 0) + 1
+                    stats.cpu_s += float(row['cpu_s'])
                     bar.update(plan.blocks[k].rows)
                     if self.on_block:
                         self.on_block(stage, k)

@@ -53,19 +53,20 @@ class _BlockWorker:
         raise NotImplementedError
 
     def __call__(self, batch: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
-        payloads, seconds = [], []
+        payloads, seconds, cpu = [], [], []
         for k in batch['block']:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 result = self.run(self.plan.blocks[int(k)])
             except Exception as exc:  # bad rows, an unreachable endpoint, a stale cache file: one clear message
                 result = BlockFailure(type(exc).__name__, str(exc))
             payloads.append(pickle.dumps(result, protocol=5))
             seconds.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         n = len(payloads)
         return {'block': np.asarray(batch['block'], np.int64), 'payload': np.array(payloads, dtype=object),
                 'pid': np.full(n, os.getpid(), np.int64), 'peak_kib': np.full(n, peak_rss_kib(), np.int64),
-                'seconds': np.asarray(seconds, np.float64)}
+                'seconds': np.asarray(seconds, np.float64), 'cpu_s': np.asarray(cpu, np.float64)}
 
 
 class Stage1Worker(_BlockWorker):
