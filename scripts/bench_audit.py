@@ -167,9 +167,14 @@ def bench_ray(n_pool: int, n_eval: int, workers: List[int], block_rows: int, ski
     from evalscope_phys.audit.ray_engine import RayEngine, RayOptions
     from evalscope_phys.audit.ngram_join import build_eval_index
     work.mkdir(parents=True, exist_ok=True)
-    path = work / f'pool_{n_pool}.parquet'
+    path = work / f'pool_{n_pool}_{n_eval}_{block_rows}.parquet'
+    eval_path = path.with_suffix('.eval.json')
     t0 = time.perf_counter()
-    evals = write_synthetic_pool(path, n_pool, n_eval, block_rows)
+    if path.is_file() and eval_path.is_file():  # same generator and seed: reuse an earlier run's files
+        evals = json.loads(eval_path.read_text())
+    else:
+        evals = write_synthetic_pool(path, n_pool, n_eval, block_rows)
+        eval_path.write_text(json.dumps(evals))
     print(f'ray: wrote {n_pool:,} synthetic pool items to {path} ({path.stat().st_size / 2 ** 20:.0f} MiB) and '
           f'{len(evals):,} eval items in {time.perf_counter() - t0:.0f}s', flush=True)
     ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False, object_store_memory=512 << 20)
