@@ -11,7 +11,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evalscope_phys.audit.block_results import BlockResults
 from evalscope_phys.audit.corpus import load_corpus, read_records
 from evalscope_phys.audit.ngram import JaccardHits, jaccard_candidates
 from evalscope_phys.audit.ray_engine import RayEngine, RayEngineError, RayOptions
