@@ -14,11 +14,14 @@ on top of its inputs; the inputs' size is printed beside it.
   bench_audit.py --quick          # 20k x 1k synthetic, a minute or so
   bench_audit.py                  # up to 250k x 10k synthetic
   bench_audit.py --sizes 100000x5000 --skip-real --json out.json
+  bench_audit.py --engine ray     # stage 1, 1M x 10k: Ray with 1 and 2 workers, then local (about 25 min)
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -137,6 +140,95 @@ def bench_stage2(n_pool: int, n_eval: int, top_k: int, block_elements: int) -> D
             'pairs_at_085': found}
 
 
+def write_synthetic_pool(path: Path, n_pool: int, n_eval: int, block_rows: int, seed: int = 0) -> List[str]:
+    """A Parquet pool of ``n_pool`` synthetic texts written in chunks (bounded memory); returns the eval texts."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    chunk = 100_000
+    n_chunks = -(-n_pool // chunk)
+    evals: List[str] = []
+    with pq.ParquetWriter(path, pa.schema([('problem', pa.string())])) as writer:
+        for k, start in enumerate(range(0, n_pool, chunk)):
+            share = n_eval // n_chunks + (k < n_eval % n_chunks)  # eval items (5% near-copies) drawn per chunk
+            pool, ev = synthetic_texts(min(chunk, n_pool - start), share, seed=seed + k)
+            evals += ev
+            writer.write_table(pa.table({'problem': pool}), row_group_size=block_rows)
+    return evals
+
+
+def _load() -> str:
+    return ' '.join(f'{x:.1f}' for x in os.getloadavg())
+
+
+def bench_ray(n_pool: int, n_eval: int, workers: List[int], block_rows: int, skip_local: bool,
+              work: Path) -> Dict[str, object]:
+    """Stage 1 on the Ray engine (each worker count) and the local engine, same pool file, same eval set."""
+    import ray
+    from evalscope_phys.audit.ray_engine import RayEngine, RayOptions
+    from evalscope_phys.audit.ngram_join import build_eval_index
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / f'pool_{n_pool}_{n_eval}_{block_rows}.parquet'
+    eval_path = path.with_suffix('.eval.json')
+    t0 = time.perf_counter()
+    if path.is_file() and eval_path.is_file():  # same generator and seed: reuse an earlier run's files
+        evals = json.loads(eval_path.read_text())
+    else:
+        evals = write_synthetic_pool(path, n_pool, n_eval, block_rows)
+        eval_path.write_text(json.dumps(evals))
+    print(f'ray: wrote {n_pool:,} synthetic pool items to {path} ({path.stat().st_size / 2 ** 20:.0f} MiB) and '
+          f'{len(evals):,} eval items in {time.perf_counter() - t0:.0f}s', flush=True)
+    ray.init(num_cpus=max(workers), include_dashboard=False, log_to_driver=False, object_store_memory=512 << 20)
+    rows: List[Dict[str, object]] = []
+    results = {}
+    try:
+        for w in workers:
+            engine = RayEngine(RayOptions(workers=w, block_rows=block_rows), work / f'state_{w}_{time.time_ns()}',
+                               log=lambda m: None)
+            plan = engine.plan(path, ('problem',))
+            load0 = _load()
+            t0 = time.perf_counter()
+            hits = engine.jaccard_hits(plan, evals)
+            wall = time.perf_counter() - t0
+            p = engine.passes[-1]
+            peaks = sorted(v / 1024 for v in p.peak_kib.values())
+            results[w] = hits
+            row = {'engine': 'ray', 'workers': w, 'wall_s': wall, 'pass_s': p.seconds, 'blocks': p.blocks,
+                   'blocks_per_worker': sorted(p.blocks_by_worker.values()), 'worker_cpu_s': p.cpu_s,
+                   'items_per_worker_cpu_s': n_pool / p.cpu_s, 'peak_mib_per_worker': peaks, 'hits': len(hits),
+                   'load_before': load0, 'load_after': _load()}
+            rows.append(row)
+            print(f'ray  {w} worker(s): {wall:7.1f}s wall ({n_pool / wall:,.0f} items/s), {p.blocks} blocks '
+                  f'(per worker {row["blocks_per_worker"]}), {p.cpu_s:.0f} worker CPU-s '
+                  f'({row["items_per_worker_cpu_s"]:,.0f} items per worker CPU-s), '
+                  f'peak per worker {", ".join(f"{m:.0f}" for m in peaks)} MiB, {len(hits):,} hits; '
+                  f'load {load0} -> {row["load_after"]}', flush=True)
+    finally:
+        ray.shutdown()
+    if len(workers) > 1:
+        lo, hi = rows[0], rows[-1]
+        ratio = lo['wall_s'] / hi['wall_s']
+        print(f'ray: {hi["workers"]} workers vs {lo["workers"]}: {ratio:.2f}x faster (target >= 1.6x: '
+              f'{"met" if ratio >= 1.6 else "NOT met"})')
+    same = all(np.array_equal(results[w].pool_index, results[workers[0]].pool_index)
+               and results[w].jaccard.tobytes() == results[workers[0]].jaccard.tobytes() for w in workers)
+    print(f'ray: identical hits across worker counts: {same}')
+    if not skip_local:
+        import pyarrow.parquet as pq
+        pool = pq.read_table(path).column('problem').to_pylist()
+        load0 = _load()
+        local, secs, cpu, peak = measure(lambda: jaccard_candidates(evals, pool, NgramConfig()))
+        ident = (np.array_equal(local.eval_index, results[workers[0]].eval_index)
+                 and np.array_equal(local.pool_index, results[workers[0]].pool_index)
+                 and local.jaccard.tobytes() == results[workers[0]].jaccard.tobytes())
+        rows.append({'engine': 'local', 'workers': 1, 'wall_s': secs, 'cpu_s': cpu, 'peak_extra_mib': peak,
+                     'hits': len(local), 'identical_to_ray': ident, 'load_before': load0, 'load_after': _load()})
+        print(f'local 1 process: {secs:7.1f}s wall ({cpu:.0f}s CPU), peak +{peak:.0f} MiB over the loaded texts, '
+              f'{len(local):,} hits, identical to Ray: {ident}; load {load0} -> {_load()}', flush=True)
+    index_mib = len(pickle.dumps(build_eval_index(evals))) / 2 ** 20
+    print(f'ray: broadcast eval index {index_mib:.0f} MiB')
+    return {'pool': n_pool, 'eval': n_eval, 'block_rows': block_rows, 'runs': rows, 'index_mib': index_mib}
+
+
 def _size(text: str) -> Tuple[int, int]:
     pool, _, ev = text.lower().partition('x')
     return int(pool), int(ev)
@@ -153,9 +245,23 @@ def main(argv=None) -> int:
     p.add_argument('--top-k', type=int, default=5)
     p.add_argument('--block-elements', type=int, default=CosineConfig().block_elements)
     p.add_argument('--json', type=Path, help='also write the figures here')
+    p.add_argument('--engine', choices=('local', 'ray'), default='local',
+                   help='ray: stage 1 of a synthetic Parquet pool on a local Ray cluster with 1 and 2 workers, '
+                        'then the local engine on the same data (--ray-size, default 1000000x10000)')
+    p.add_argument('--ray-size', type=_size, default=(1_000_000, 10_000), metavar='POOLxEVAL')
+    p.add_argument('--ray-workers', type=int, nargs='+', default=[1, 2], metavar='N')
+    p.add_argument('--ray-block-rows', type=int, default=50_000)
+    p.add_argument('--ray-work-dir', type=Path, default=Path('/tmp/bench_audit_ray'),
+                   help='pool file and resume state (default /tmp/bench_audit_ray)')
+    p.add_argument('--skip-local', action='store_true', help='with --engine ray: skip the local comparison run')
     args = p.parse_args(argv)
+    if args.engine == 'ray':
+        print(f'machine: {os.cpu_count()} CPUs; load average {_load()}', flush=True)
+        row = bench_ray(*args.ray_size, args.ray_workers, args.ray_block_rows, args.skip_local, args.ray_work_dir)
+        if args.json:
+            args.json.write_text(json.dumps({'ray_stage1': row}, indent=1))
+        return 0
     sizes = args.sizes or (QUICK_SIZES if args.quick else FULL_SIZES)
-    import os
     print(f'machine: {os.cpu_count()} CPUs; numpy {np.__version__}', flush=True)
     out: Dict[str, object] = {}
     if not args.skip_real:

@@ -25,11 +25,11 @@ ensure_venv() {
   want=$(cat pyproject.toml setup.py | sha256sum | cut -c1-16)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return; fi
   [ -x "$PY" ] || { log "creating $VENV"; python3 -m venv "$VENV"; }
-  log "installing torch 2.13.0 (CPU build) and evalscope-phys with test, audit and rl extras"
+  log "installing torch 2.13.0 (CPU build) and evalscope-phys with test, audit, rl and ray extras"
   # torch first, pinned, so nothing later pulls the multi-GB CUDA build
   "$PY" -m pip install -q torch==2.13.0 2>&1 | grep -v '^WARNING: Location' || true
-  "$PY" -m pip install -q -e '.[test,audit,rl]' 2>&1 | grep -v '^WARNING: Location' || true
-  "$PY" -c 'import evalscope, evalscope_phys, torch, sentence_transformers, trl' \
+  "$PY" -m pip install -q -e '.[test,audit,rl,ray]' 2>&1 | grep -v '^WARNING: Location' || true
+  "$PY" -c 'import evalscope, evalscope_phys, torch, sentence_transformers, trl, ray' \
     || { log "installation failed; see pip output above"; exit 1; }
   echo "$want" > "$stamp"
 }

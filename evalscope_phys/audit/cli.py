@@ -12,12 +12,18 @@ clean/<pool>.clean.<ext> without the flagged items (stage-1 hits and judged near
 stage-2 candidates when no judge ran). Embeddings and judge replies are cached in --cache-dir
 (default <out>/cache): a re-run embeds nothing new and repeats no judge call.
 
+--engine ray runs stages 1-2 (and --in-pool) on a Ray cluster with the same answers: the eval side is
+broadcast once, workers read pool blocks from the file themselves, and an interrupted run resumes
+from its finished blocks (kept in <cache-dir>/ray). Pool embeddings are cached as Parquet files in
+<cache-dir>/embeddings.parquet.
+
 Text normalisation for stage 1: Unicode NFKC, case folding, LaTeX spacing/sizing commands removed,
 punctuation and symbols to spaces, whitespace collapsed.
 
 Examples:
   audit_three_stage.py --pool train.json --eval test.jsonl --out audit/ \\
       --judge-url http://127.0.0.1:8000/v1 --judge-model qwen2.5-72b-instruct
+  audit_three_stage.py --pool big.parquet --eval test.json --engine ray --ray-address auto --out audit/
   audit_three_stage.py --pool a.parquet --pool-fields problem,solution --in-pool --write-clean --out dedup/
 """
 from __future__ import annotations
@@ -33,6 +39,7 @@ from evalscope_phys.audit.embedding import DEFAULT_MODEL, EmbeddingError
 from evalscope_phys.audit.judge import JudgeConfig, PROMPT_PATH
 from evalscope_phys.audit.ngram import NgramConfig
 from evalscope_phys.audit.pipeline import AuditConfig, CorpusSpec, EmbedSpec, run_audit
+from evalscope_phys.audit.ray_engine import RayEngineError, RayOptions
 
 
 def _fields(value: str) -> tuple:
@@ -68,6 +75,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     io.add_argument('--cache-dir', type=Path, default=None, help='embedding/judge caches (default <out>/cache)')
     io.add_argument('--write-clean', action='store_true', help='write each pool without its flagged items')
 
+    eng = p.add_argument_group('engine: where stages 1-2 run (same answers either way)')
+    eng.add_argument('--engine', choices=('local', 'ray'), default='local',
+                     help='local: this process (default); ray: a Ray cluster, for pools of millions of items '
+                          '(needs pip install "evalscope-phys[ray]")')
+    eng.add_argument('--ray-address', default=None, metavar='ADDR',
+                     help='a running Ray cluster (e.g. auto or ray://host:10001); default: start a local one')
+    eng.add_argument('--ray-workers', type=int, default=None, metavar='N',
+                     help='Ray actors per pass, one CPU each (default: every CPU of the cluster)')
+    eng.add_argument('--ray-block-rows', type=int, default=RayOptions().block_rows, metavar='N',
+                     help=f'pool rows per block: unit of work, worker memory and resumption '
+                          f'(default {RayOptions().block_rows})')
+    eng.add_argument('--ray-chunk-rows', type=int, default=RayOptions().chunk_rows, metavar='N',
+                     help=f'--in-pool: pool rows broadcast per pass as the eval side (default {RayOptions().chunk_rows})')
+    eng.add_argument('--ray-object-store-mb', type=int, default=RayOptions().object_store_mb, metavar='MB',
+                     help=f'object store of a local cluster (default {RayOptions().object_store_mb})')
+
     s1 = p.add_argument_group('stage 1: word n-gram Jaccard (exact)')
     s1.add_argument('--ngram', type=int, default=5, help='words per n-gram (default 5)')
     s1.add_argument('--jaccard-threshold', type=float, default=0.4, help='hit when Jaccard >= this (default 0.4)')
@@ -77,7 +100,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s2.add_argument('--embed-model', default=DEFAULT_MODEL,
                     help=f'sentence-transformers model name or local directory (default {DEFAULT_MODEL}, '
                          'shipped offline; mxbai-embed-large-v1 is the model the 0.85 threshold was set for), '
-                         'or the model name sent to --embed-url')
+                         'or the model name sent to --embed-url; hashed-words[-DIM] is a model-free, deterministic '
+                         'word/word-pair hashing embedder (word overlap only: for tests, CI and dry runs)')
     s2.add_argument('--embed-url', default=None, metavar='URL',
                     help='OpenAI-compatible base URL (…/v1); its /embeddings is used instead of a local model')
     s2.add_argument('--embed-api-key-env', default='OPENAI_API_KEY', metavar='VAR',
@@ -122,7 +146,10 @@ def config_from_args(args: argparse.Namespace) -> AuditConfig:
     return AuditConfig(pools=pools, evals=evals, out_dir=args.out, in_pool=args.in_pool,
                        ngram=NgramConfig(args.ngram, args.jaccard_threshold),
                        cosine=CosineConfig(args.cos_threshold, args.top_k, args.block_elements),
-                       embed=embed, judge=judge, cache_dir=args.cache_dir, write_clean=args.write_clean)
+                       embed=embed, judge=judge, cache_dir=args.cache_dir, write_clean=args.write_clean,
+                       engine=args.engine,
+                       ray=RayOptions(address=args.ray_address, workers=args.ray_workers, block_rows=args.ray_block_rows,
+                                      chunk_rows=args.ray_chunk_rows, object_store_mb=args.ray_object_store_mb))
 
 
 def main(argv=None) -> int:
@@ -132,7 +159,7 @@ def main(argv=None) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         run_audit(config_from_args(args))
-    except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
+    except (CorpusError, EmbeddingError, RayEngineError, ValueError, OSError) as exc:
         print(f'audit_three_stage: error: {exc}', file=sys.stderr)
         return 2
     return 0

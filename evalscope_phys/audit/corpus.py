@@ -138,6 +138,11 @@ def field_text(value: Any) -> str:
     return str(value)
 
 
+def item_text(row: Dict[str, Any], fields: Sequence[str]) -> str:
+    """The compared text of one record: its non-empty fields joined by a blank line."""
+    return '\n\n'.join(t for t in (field_text(row.get(f)) for f in fields) if t)
+
+
 def resolve_text_fields(path: Path, rows: Sequence[Dict[str, Any]], fields: Sequence[str]) -> Tuple[str, ...]:
     """The requested fields, or the first of :data:`AUTO_TEXT_FIELDS` present when none are given."""
     present = set().union(*(row.keys() for row in rows)) if rows else set()
@@ -180,9 +185,7 @@ def load_corpus(path: Path | str, text_fields: Sequence[str] = (), id_field: Opt
     rows = read_records(path)
     fields = resolve_text_fields(path, rows, text_fields)
     ids = _resolve_ids(path, rows, id_field)
-    items = tuple(
-        Item(id=ids[i], text='\n\n'.join(t for t in (field_text(row.get(f)) for f in fields) if t), row=i)
-        for i, row in enumerate(rows))
+    items = tuple(Item(id=ids[i], text=item_text(row, fields), row=i) for i, row in enumerate(rows))
     return Corpus(name=name or path.stem, path=path, items=items, records=tuple(rows), text_fields=fields)
 
 

@@ -76,7 +76,10 @@ def _block_top_k():
 def top_k_cosine(eval_vecs: np.ndarray, pool_vecs: np.ndarray, top_k: int = 5,
                  block_elements: int = DEFAULT_BLOCK_ELEMENTS, exclude_self: bool = False,
                  progress: Optional[Callable[[int], None]] = None, backend: Optional[str] = None) -> TopK:
-    """Exact top-k by dot product (cosine for normalised rows) of each eval row over all pool rows.
+    """Top-k by float32 dot product (cosine for normalised rows) of each eval row over all pool rows.
+
+    The float32 rounding of a score depends on the block shapes, and ties are broken by position:
+    :func:`.neighbours.nearest_neighbours` re-scores exactly, so answers do not depend on either.
 
     ``exclude_self`` (in-pool mode, eval is the pool) drops each row's match with itself.
     ``progress`` is called with the number of pool rows finished, per pool block.

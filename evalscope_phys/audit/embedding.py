@@ -144,6 +144,52 @@ class OpenAIEmbedder:
         return normalise_rows(vecs)
 
 
+HASHED_WORDS = 'hashed-words'
+"""Model-free embedder name (``hashed-words`` or ``hashed-words-<dim>``): see :class:`HashedWordsEmbedder`."""
+
+
+class HashedWordsEmbedder:
+    """Counts of normalised words and word pairs, hashed into ``dim`` signed buckets, L2-normalised.
+
+    No model and no randomness: the vector of a text depends on that text alone, bit for bit, in
+    any process, so it serves tests, CI and dry runs of a large audit. It measures word overlap,
+    not meaning; use a sentence-transformers model for paraphrases.
+    """
+
+    def __init__(self, dim: int = 384) -> None:
+        if dim < 2:
+            raise EmbeddingError(f'{HASHED_WORDS} needs at least 2 dimensions, got {dim}')
+        self.dim = dim
+        self.model_id = f'{HASHED_WORDS}-{dim}'
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        from .corpus import tokens
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for r, text in enumerate(texts):
+            words = tokens(text)
+            feats = words + [f'{a} {b}' for a, b in zip(words, words[1:])]
+            if not feats:
+                continue
+            h = np.array([int.from_bytes(hashlib.blake2b(f.encode('utf-8'), digest_size=8).digest(), 'little')
+                          for f in feats], dtype=np.uint64)
+            sign = np.where(h >> np.uint64(63), 1.0, -1.0).astype(np.float32)
+            np.add.at(out[r], (h % np.uint64(self.dim)).astype(np.int64), sign)
+        return normalise_rows(out)
+
+
+def make_embedder(model: str = DEFAULT_MODEL, url: Optional[str] = None, api_key: Optional[str] = None,
+                  batch_size: int = 64) -> Embedder:
+    """The embedder a spec names: an endpoint when ``url`` is set, ``hashed-words[-dim]``, else a local model."""
+    if url:
+        return OpenAIEmbedder(url, model, api_key)
+    if model == HASHED_WORDS or model.startswith(HASHED_WORDS + '-'):
+        dim = model[len(HASHED_WORDS) + 1:] or '384'
+        if not dim.isdigit():
+            raise EmbeddingError(f'embedder {model!r}: write {HASHED_WORDS}-<dimensions>, e.g. {HASHED_WORDS}-384')
+        return HashedWordsEmbedder(int(dim))
+    return SentenceTransformerEmbedder(model, batch_size=batch_size)
+
+
 def normalise_rows(vecs: np.ndarray) -> np.ndarray:
     """L2-normalise rows; a zero vector stays zero (cosine 0 with everything)."""
     norms = np.linalg.norm(vecs, axis=1, keepdims=True)

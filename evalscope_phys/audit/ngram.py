@@ -106,7 +106,7 @@ def _token_ids(texts: Iterable[str]) -> List[np.ndarray]:
     return out
 
 
-def _gram_rows(ids: Sequence[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndarray]:
+def gram_rows(ids: Sequence[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndarray]:
     """(doc index, n-gram as n token ids) for every gram position in every document."""
     ids = [a if a.size >= n or a.size == 0 else np.concatenate([a, np.full(n - a.size, _PAD, np.int32)])
            for a in ids]
@@ -123,7 +123,7 @@ def _gram_rows(ids: Sequence[np.ndarray], n: int) -> Tuple[np.ndarray, np.ndarra
     return docs, grams
 
 
-def _gram_ids(grams: np.ndarray) -> np.ndarray:
+def gram_ids(grams: np.ndarray) -> np.ndarray:
     """Exact integer id per gram row: a 64-bit hash, verified collision-free (else a row sort)."""
     if grams.shape[0] == 0:
         return np.zeros(0, np.int64)
@@ -141,7 +141,7 @@ def _gram_ids(grams: np.ndarray) -> np.ndarray:
     return inverse.reshape(-1).astype(np.int64)
 
 
-def _set_matrix(docs: np.ndarray, gram_ids: np.ndarray, n_docs: int, n_grams: int) -> sp.csr_matrix:
+def set_matrix(docs: np.ndarray, gram_ids: np.ndarray, n_docs: int, n_grams: int) -> sp.csr_matrix:
     """Binary doc x gram matrix (each gram once per doc)."""
     key = np.sort(docs * n_grams + gram_ids)  # sort + diff: numpy 2's hash-based unique is far slower here
     key = key[np.concatenate([[True], key[1:] != key[:-1]])] if key.size else key
@@ -149,13 +149,22 @@ def _set_matrix(docs: np.ndarray, gram_ids: np.ndarray, n_docs: int, n_grams: in
     return sp.csr_matrix((np.ones(key.size, np.float32), (rows, cols)), shape=(n_docs, n_grams))
 
 
-def _prefix_matrix(m: sp.csr_matrix, rank: np.ndarray, threshold: float) -> sp.csr_matrix:
-    """Keep each row's ``|x| - ceil(t|x|) + 1`` lowest-ranked grams (the prefix-filter prefix)."""
-    sizes = np.diff(m.indptr)
+def prefix_lengths(sizes: np.ndarray, threshold: float) -> np.ndarray:
+    """``|x| - ceil(t|x|) + 1`` per set size (0 for an empty set): the prefix-filter prefix length."""
     # The small epsilon keeps ceil() from overshooting on float noise (0.4 * 5 = 2.0000000000000004):
     # a shorter required overlap only lengthens the prefix, which stays exact.
     need = np.ceil(threshold * sizes - 1e-9).astype(np.int64)
-    keep_len = np.where(sizes > 0, sizes - need + 1, 0)
+    return np.where(sizes > 0, sizes - need + 1, 0)
+
+
+def _prefix_matrix(m: sp.csr_matrix, rank: np.ndarray, threshold: float) -> sp.csr_matrix:
+    """Keep each row's ``|x| - ceil(t|x|) + 1`` lowest-ranked grams (the prefix-filter prefix)."""
+    return lowest_ranked(m, rank, prefix_lengths(np.diff(m.indptr), threshold))
+
+
+def lowest_ranked(m: sp.csr_matrix, rank: np.ndarray, keep_len: np.ndarray) -> sp.csr_matrix:
+    """Keep the ``keep_len[r]`` lowest-ranked columns of each row ``r`` of a binary matrix."""
+    sizes = np.diff(m.indptr)
     rows = np.repeat(np.arange(m.shape[0]), sizes)
     order = np.lexsort((rank[m.indices], rows))
     pos = np.arange(m.indices.size) - np.repeat(m.indptr[:-1], sizes)
@@ -163,7 +172,7 @@ def _prefix_matrix(m: sp.csr_matrix, rank: np.ndarray, threshold: float) -> sp.c
     return sp.csr_matrix((np.ones(sel.size, np.float32), (rows[sel], m.indices[sel])), shape=m.shape)
 
 
-def _row_overlap(a: sp.csr_matrix, b: sp.csr_matrix, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+def row_overlap(a: sp.csr_matrix, b: sp.csr_matrix, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
     out = np.empty(ia.size, dtype=np.int64)
     for s in range(0, ia.size, _PAIR_CHUNK):
         e = s + _PAIR_CHUNK
@@ -181,12 +190,12 @@ def jaccard_candidates(eval_texts: Sequence[str], pool_texts: Sequence[str], con
     if in_pool:
         eval_texts = pool_texts
     ids = _token_ids(list(eval_texts) + ([] if in_pool else list(pool_texts)))
-    docs, grams = _gram_rows(ids, config.n)
+    docs, grams = gram_rows(ids, config.n)
     del ids
-    gids = _gram_ids(grams)
+    gids = gram_ids(grams)
     del grams
     n_grams = int(gids.max()) + 1 if gids.size else 1
-    full = _set_matrix(docs, gids, len(eval_texts) + (0 if in_pool else len(pool_texts)), n_grams)
+    full = set_matrix(docs, gids, len(eval_texts) + (0 if in_pool else len(pool_texts)), n_grams)
     del docs, gids
     n_eval = len(eval_texts)
     ev, po = (full, full) if in_pool else (full[:n_eval], full[n_eval:])
@@ -198,13 +207,24 @@ def jaccard_candidates(eval_texts: Sequence[str], pool_texts: Sequence[str], con
     if in_pool:
         keep = ie < ip
         ie, ip = ie[keep], ip[keep]
-    size_e, size_p = np.diff(ev.indptr)[ie], np.diff(po.indptr)[ip]
+    return verified_hits(ev, po, ie, ip, np.diff(ev.indptr), np.diff(po.indptr), config.threshold)
+
+
+def verified_hits(ev: sp.csr_matrix, po: sp.csr_matrix, ie: np.ndarray, ip: np.ndarray, eval_sizes: np.ndarray,
+                  pool_sizes: np.ndarray, threshold: float) -> JaccardHits:
+    """The candidate pairs ``(ie, ip)`` whose exact Jaccard is >= ``threshold``, sorted by (eval, pool).
+
+    ``ev``/``po`` are binary set matrices over one gram vocabulary (``po`` may hold only the grams
+    that can be shared); ``*_sizes`` are the true distinct-gram counts. Both engines score through
+    this one function, so equal integers give bit-identical Jaccard values.
+    """
+    size_e, size_p = eval_sizes[ie], pool_sizes[ip]
     # Size filter: J >= t needs t*|x| <= |y| <= |x|/t; cheap and exact.
-    ok = (size_p >= config.threshold * size_e - 1e-9) & (size_e >= config.threshold * size_p - 1e-9)
+    ok = (size_p >= threshold * size_e - 1e-9) & (size_e >= threshold * size_p - 1e-9)
     ie, ip, size_e, size_p = ie[ok], ip[ok], size_e[ok], size_p[ok]
-    inter = _row_overlap(ev, po, ie, ip)
-    jac = inter / np.maximum(size_e + size_p - inter, 1)
-    hit = jac >= config.threshold
+    inter = row_overlap(ev, po, ie, ip)
+    jac = inter / np.maximum(size_e.astype(np.int64) + size_p - inter, 1)
+    hit = jac >= threshold
     order = np.lexsort((ip[hit], ie[hit]))
     return JaccardHits(eval_index=ie[hit][order], pool_index=ip[hit][order], jaccard=jac[hit][order],
                        candidates=int(ie.size))

@@ -15,11 +15,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from .corpus import Corpus, load_corpus
-from .cosine import CosineConfig, cosine_histogram, top_k_cosine
-from .embedding import (DEFAULT_MODEL, REFERENCE_MODEL, EmbeddingCache, OpenAIEmbedder,
-                        SentenceTransformerEmbedder, embed_texts, is_reference_model)
+from .cosine import CosineConfig, cosine_histogram
+from .embedding import DEFAULT_MODEL, REFERENCE_MODEL, EmbeddingCache, embed_texts, is_reference_model, make_embedder
 from .judge import NEAR_DUPLICATE, JudgeCache, JudgeConfig, judge_pairs
-from .ngram import NgramConfig, jaccard_candidates, pair_jaccard
+from .engines import LocalEngine, make_engine
+from .ngram import NgramConfig, pair_jaccard
+from .ray_engine import RayOptions
 from .report import PairRecord, plot_cosines, summarise, write_clean, write_pairs, write_summaries
 
 
@@ -58,8 +59,13 @@ class AuditConfig:
     cache_dir: Optional[Path] = None
     """Embedding and judge caches; default ``<out_dir>/cache``."""
     write_clean: bool = False
+    engine: str = 'local'
+    """``local`` (this process) or ``ray`` (stages 1-2 and in-pool deduplication on a Ray cluster)."""
+    ray: RayOptions = RayOptions()
 
     def __post_init__(self) -> None:
+        if self.engine not in ('local', 'ray'):
+            raise ValueError(f'unknown engine {self.engine!r} (use local or ray)')
         if not self.pools:
             raise ValueError('at least one pool is needed')
         if not self.in_pool and not self.evals:
@@ -82,10 +88,8 @@ class _Embeddings:
     """Loads the embedder once and embeds each corpus once (through the on-disk cache)."""
 
     def __init__(self, spec: EmbedSpec, cache: EmbeddingCache, log: Log) -> None:
-        if spec.url:
-            self.embedder = OpenAIEmbedder(spec.url, spec.model, spec.api_key)
-        else:
-            self.embedder = SentenceTransformerEmbedder(spec.model, batch_size=spec.batch_size)
+        self.spec = spec
+        self.embedder = make_embedder(spec.model, spec.url, spec.api_key, spec.batch_size)
         self.cache, self.log = cache, log
         self._done: Dict[Path, np.ndarray] = {}
 
@@ -112,24 +116,21 @@ def _print_cosine_note(model_id: str, threshold: float, top1: np.ndarray, log: L
 
 
 def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: Optional[_Embeddings],
-               judge_cache: Optional[JudgeCache], log: Log = _stderr) -> Tuple[List[PairRecord], Dict[str, Any]]:
-    """Run the three stages on one (pool, eval) pair; returns the pair records and the summary."""
+               judge_cache: Optional[JudgeCache], log: Log = _stderr,
+               engine: Optional[Any] = None) -> Tuple[List[PairRecord], Dict[str, Any]]:
+    """Run the three stages on one (pool, eval) pair (stages 1-2 on ``engine``, default local)."""
     in_pool = config.in_pool
-    with _bar(1, f'stage 1: {config.ngram.n}-gram Jaccard {evalset.name} × {pool.name}') as bar:
-        hits = jaccard_candidates(evalset.texts, pool.texts, config.ngram, in_pool=in_pool)
-        bar.update(1)
+    engine = engine or LocalEngine()
+    hits = engine.stage1(pool, evalset, config.ngram, in_pool)
     log(f'stage 1: {len(hits)} pairs with Jaccard ≥ {config.ngram.threshold} '
         f'({hits.candidates} candidates verified exactly)')
     pairs: Dict[Tuple[int, int], Dict[str, Any]] = {}
     for i, j, jac in zip(hits.eval_index.tolist(), hits.pool_index.tolist(), hits.jaccard.tolist()):
         pairs[(i, j)] = {'jaccard': jac, 'stage1': True, 'stage2': False, 'cosine': None}
-    ev_vecs = po_vecs = None
     if embeddings is not None:
-        po_vecs = embeddings.of(pool)
-        ev_vecs = po_vecs if in_pool else embeddings.of(evalset)
-        with _bar(len(pool), f'stage 2: cosine top-{config.cosine.top_k}') as bar:
-            top = top_k_cosine(ev_vecs, po_vecs, config.cosine.top_k, config.cosine.block_elements,
-                               exclude_self=in_pool, progress=bar.update)
+        stage1_pairs = np.array(sorted(pairs), np.int64).reshape(-1, 2)
+        top, stage1_cos = engine.stage2(pool, evalset, embeddings, config.cosine, in_pool,
+                                        stage1_pairs[:, 0], stage1_pairs[:, 1])
         _print_cosine_note(embeddings.embedder.model_id, config.cosine.threshold, top.score[:, 0], log)
         for i, j, cos in top.pairs_at_least(config.cosine.threshold):
             key = (min(i, j), max(i, j)) if in_pool else (i, j)
@@ -138,9 +139,9 @@ def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: O
         missing = [k for k, v in pairs.items() if v['jaccard'] is None]
         for k, jac in zip(missing, pair_jaccard(evalset.texts, pool.texts, missing, config.ngram.n)):
             pairs[k]['jaccard'] = jac
-        for (i, j), v in pairs.items():
-            if v['cosine'] is None:
-                v['cosine'] = float(ev_vecs[i] @ po_vecs[j])
+        for (i, j), cos in zip(stage1_pairs.tolist(), stage1_cos.tolist()):
+            if pairs[(i, j)]['cosine'] is None:
+                pairs[(i, j)]['cosine'] = cos
         log(f'stage 2: {sum(v["stage2"] for v in pairs.values())} pairs with cosine ≥ {config.cosine.threshold}')
     keys = sorted(pairs)
     labels: Dict[Tuple[int, int], Tuple[str, str]] = {}
@@ -205,11 +206,23 @@ def run_audit(config: AuditConfig, log: Log = _stderr) -> List[Dict[str, Any]]:
     if config.embed is not None:
         embeddings = _Embeddings(config.embed, EmbeddingCache(cache_dir / 'embeddings.sqlite'), log)
     judge_cache = JudgeCache(cache_dir / 'judge.jsonl') if config.judge is not None else None
-    summaries = []
+    engine = make_engine(config.engine, config.ray, cache_dir, log)
+    try:
+        summaries = _audit_all(config, pools, evals, embeddings, judge_cache, engine, out, log)
+    finally:
+        engine.close()
+    md, js = write_summaries(out, summaries)
+    log(f'summary: {md} and {js}')
+    return summaries
+
+
+def _audit_all(config: AuditConfig, pools: List[Corpus], evals: List[Corpus], embeddings: Optional[_Embeddings],
+               judge_cache: Optional[JudgeCache], engine: Any, out: Path, log: Log) -> List[Dict[str, Any]]:
+    summaries: List[Dict[str, Any]] = []
     for pool in pools:
         flagged: Set[str] = set()
         for evalset in ([pool] if config.in_pool else evals):
-            records, summary = audit_pair(pool, evalset, config, embeddings, judge_cache, log)
+            records, summary = audit_pair(pool, evalset, config, embeddings, judge_cache, log, engine)
             stem = f'{pool.name}__{evalset.name}'
             write_pairs(out / f'{stem}.pairs.jsonl', records)
             plot = plot_cosines(out / f'{stem}.cosine.png', records, summary)
@@ -223,6 +236,4 @@ def run_audit(config: AuditConfig, log: Log = _stderr) -> List[Dict[str, Any]]:
             for s in summaries:
                 if s['pool'] == pool.name:
                     s['clean_pool'] = {'path': str(path), 'removed': removed}
-    md, js = write_summaries(out, summaries)
-    log(f'summary: {md} and {js}')
     return summaries

@@ -120,5 +120,6 @@ def test_help_documents_every_stage(capsys) -> None:
     assert exc.value.code == 0
     text = capsys.readouterr().out
     for option in ('--pool-fields', '--in-pool', '--jaccard-threshold', '--embed-model', '--embed-url',
-                   '--cos-threshold', '--block-elements', '--judge-url', '--judge-concurrency', '--write-clean'):
+                   '--cos-threshold', '--block-elements', '--judge-url', '--judge-concurrency', '--write-clean',
+                   '--engine', '--ray-address', '--ray-workers', '--ray-block-rows', 'hashed-'):
         assert option in text
