@@ -34,7 +34,16 @@ from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, undecided_reason
+from evalscope_phys.benchmarks.judging import (
+    CANNOT_JUDGE,
+    JUDGE_FAILED,
+    JUDGED,
+    RulesFirstJudgeMixin,
+    failed_calls,
+    is_failed,
+    judge_call_failed,
+    undecided_reason,
+)
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
@@ -163,26 +172,35 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
 
     def reduce(verdicts, context) -> ReducedVerdict:
         answers = [v for v in verdicts if v.case_id != PROCESS_CASE]
-        process = next(v for v in verdicts if v.case_id == PROCESS_CASE).value
+        process = next(v for v in verdicts if v.case_id == PROCESS_CASE)
         if base_score is not None:
             reduced = ReducedVerdict(value=dict(base_score.value), metadata={})
         else:
             reduced = answer_judge.reduce_verdicts(answers, context)
         value = dict(reduced.value)
-        value.update(process_metrics(question_type, process.score, value.get(LENIENT), threshold))
-        metadata = {**(reduced.metadata or {}), 'process_points': process.score, 'process_reasoning': process.reasoning}
+        metadata = dict(reduced.metadata or {})
+        if is_failed(process):  # no grade: process and mastery stay absent, never 0
+            metadata['process_points'] = None
+        else:
+            value.update(process_metrics(question_type, process.value.score, value.get(LENIENT), threshold))
+            metadata.update(process_points=process.value.score, process_reasoning=process.value.reasoning)
+        value[JUDGE_FAILED] = sum(is_failed(v) for v in verdicts) / len(verdicts)
         return ReducedVerdict(value=value, metadata=metadata)
 
     def finalize(score: Score, review, context) -> Score:
         if answer_judge.finalize is not None:
-            return answer_judge.finalize(score, review, context)
-        score.main_score_name = base_score.main_score_name
-        score.explanation = base_score.explanation
-        score.metadata = {**(base_score.metadata or {}), **(score.metadata or {})}
+            score = answer_judge.finalize(score, review, context)
+        else:
+            score.main_score_name = base_score.main_score_name
+            score.explanation = base_score.explanation
+            score.metadata = {**(base_score.metadata or {}), **(score.metadata or {})}
+        failed = failed_calls(review)
+        if failed:
+            score.metadata = {**(score.metadata or {}), JUDGE_FAILED: failed}
         return score
 
     return JudgeDefinition.workflow(cases=cases, request=request, reduce=reduce, finalize=finalize,
-                                    main_score_name=answer_judge.main_score_name or LENIENT)
+                                    fallback=judge_call_failed, main_score_name=answer_judge.main_score_name or LENIENT)
 
 
 @register_benchmark(
@@ -194,7 +212,7 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
         description=DESCRIPTION,
         subset_list=SUBSET_LIST,
         metric_list=[LENIENT, STRICT, SCORED, PROCESS_OBJ, PROCESS_OPEN, MASTERY_OBJ, MASTERY_OPEN, JUDGED,
-                     CANNOT_JUDGE],
+                     CANNOT_JUDGE, JUDGE_FAILED],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

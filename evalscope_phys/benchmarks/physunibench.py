@@ -14,7 +14,7 @@ from evalscope.constants import Tags
 from evalscope.utils.multi_choices import parse_answers
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, is_text_answer
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
 from evalscope_phys.scoring import extract_final_answer, score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
@@ -101,7 +101,7 @@ def reference_final_answer(solution: str) -> Optional[str]:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2506.17667',
         subset_list=[OPEN_ENDED, MULTIPLE_CHOICE],
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

@@ -24,7 +24,7 @@ from evalscope.benchmarks.phyx.utils import OPTION_LABELS, build_oe_question, pa
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
@@ -76,7 +76,7 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.15929',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED],
         primary_metric=LENIENT,
         eval_split=FULL_SPLIT,
         prompt_template=PROMPT_TEMPLATE,

@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
@@ -138,7 +138,7 @@ def answer_part(prediction: str) -> str:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.19099',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,

@@ -4,7 +4,9 @@ The only module in ``scoring`` that imports EvalScope. Report metric names:
 ``eed`` (0-100), ``strict_acc`` and ``lenient_acc`` (0/1 per answer) and ``scored`` (1 when the
 engine could reach a verdict). An answer the engine could not score (timeout, worker crash) keeps
 only ``scored = 0``: it drops out of the accuracy means instead of counting as a silent 0, and the
-``scored`` rate shows how many did.
+``scored`` rate shows how many did. An answer routed to an LLM judge whose call failed is
+represented the same way (``scored = 0``, no accuracy), plus ``judge_failed = 1``
+(:mod:`evalscope_phys.benchmarks.judging`).
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
+    'judge_failed': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Judge Failed'),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
     'process_obj': MetricEntry(baseline='quality.score.ratio', metric_name='Process (objective, S2)'),
     'process_open': MetricEntry(baseline='quality.score.ratio', metric_name='Process (open, S3)'),

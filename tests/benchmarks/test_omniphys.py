@@ -9,6 +9,7 @@ import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
+from evalscope.constants import ScoreStatus
 
 from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
@@ -142,7 +143,7 @@ def test_a_rule_decided_answer_still_gets_its_process_graded():
     assert text.startswith('PROMPT') and '"score"' in text
     reduced = definition.reduce_verdicts([CaseVerdict(case_id=PROCESS_CASE, value=ProcessVerdict(score=9))], None)
     assert reduced.value == {'strict_acc': 1.0, 'lenient_acc': 1.0, 'scored': 1.0, 'judged': 0.0,
-                             'cannot_judge': 0.0, 'process_obj': 0.9, 'mastery_obj': 1.0}
+                             'cannot_judge': 0.0, 'judge_failed': 0.0, 'process_obj': 0.9, 'mastery_obj': 1.0}
     final = definition.finalize(Score(value=reduced.value, prediction='p'), None, None)
     assert final.metadata['verdict'] == {'reason': 'equivalent'} and final.main_score_name == 'lenient_acc'
 
@@ -161,6 +162,19 @@ def test_an_undecided_open_answer_is_judged_beside_its_process(label_, lenient, 
     assert reduced.value.get('lenient_acc') == lenient and reduced.value.get('mastery_open') == mastery
     assert reduced.value['process_open'] == 0.9 and reduced.value['judged'] == 1.0
     assert reduced.metadata['judge_labels'] == {'answer': label_} and reduced.metadata['process_points'] == 9
+
+
+def test_a_failed_process_call_leaves_process_and_mastery_absent_and_counts_the_failure():
+    base = Score(value={'scored': 0.0}, prediction='p', main_score_name='lenient_acc')
+    base.metadata = {'verdict': {'reason': 'unparseable_reference'}}
+    definition = with_process_case(rules_first_judge(base, question='q', pending={'answer': ('a', 'b')}),
+                                   prompt='PROMPT', question_type='open', threshold=0.8)
+    process_case = definition.cases[1]
+    failed = definition.fallback_verdict(process_case, None).model_copy(update={'status': ScoreStatus.FALLBACK})
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id='answer', value=EquivalenceVerdict(verdict='equivalent')),
+                                          failed], None)
+    assert reduced.value['lenient_acc'] == 1.0 and reduced.value['judge_failed'] == 0.5
+    assert 'process_open' not in reduced.value and 'mastery_open' not in reduced.value
 
 
 def score_of(sample, reply):
