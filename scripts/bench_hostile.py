@@ -70,10 +70,13 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        print(f'evalscope-phys score, 2 vs 2 (start-up):        {cli_seconds("2", "2", work, "base", args.cli_timeout)}')
-        for opener in ('\\[', '\\(', '\\begin{equation}'):
-            gen = opener + ' x = 2 ' + 'a' * args.size
-            print(f'evalscope-phys score, {args.size} chars after {opener:<16} {cli_seconds("2", gen, work, "big", args.cli_timeout)}')
+        print(f'evalscope-phys score, 2 vs 2 (start-up): {cli_seconds("2", "2", work, "base", args.cli_timeout)}')
+        for index, opener in enumerate(('\\[', '\\(', '\\begin{equation}')):
+            once = opener + ' x = 2 ' + 'a' * args.size
+            repeated = (opener + ' 1 ') * (args.size // (len(opener) + 3))
+            for shape, gen in (('after one unclosed', once), ('of it repeated, unclosed', repeated)):
+                seconds = cli_seconds('2', gen, work, f'big{index}{shape[:3]}', args.cli_timeout)
+                print(f'evalscope-phys score, {len(gen)} chars {shape} {opener}: {seconds}')
     waits = pool_waits(args.deadline)
     print(f'pool, 8 threads / 2 workers, deadline {args.deadline:.1f} s: max wait {max(waits):.2f} s '
           f'(deadline + {max(waits) - args.deadline:.2f} s), all waits {[round(w, 2) for w in sorted(waits)]}')
