@@ -44,7 +44,18 @@ from evalscope_phys.benchmarks.judging import (
     judge_call_failed,
     undecided_reason,
 )
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    figure_message,
+    FigureLimitsMixin,
+    image_data_uri,
+    image_names,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
 
@@ -216,13 +227,15 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
         extra_params={
+            MAX_REQUEST_BYTES: request_limit_param(),
             'mastery_threshold': {'type': 'float', 'value': MASTERY_THRESHOLD,
                                   'description': 'Process score (0-1) a correct answer needs to count as mastered.'},
         },
     )
 )
-class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Answers by the engine (judge for the undecided), every solution's process by the judge."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -271,6 +284,7 @@ class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
             return 'no reasoning_chain'
         return check_images(self.image_root, record.get('images'))
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         figures = [image_data_uri(self, resolve_image(self.image_root, name)) for name in image_names(record['images'])]
         metadata = {'id': str(record['id']), 'level': label(record['level'], LEVELS),

@@ -15,7 +15,17 @@ from evalscope.utils.multi_choices import parse_answers
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, is_text_answer
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    figure_message,
+    FigureLimitsMixin,
+    image_data_uri,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import extract_final_answer, score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
 from evalscope_phys.scoring.verdict import Verdict
@@ -105,9 +115,11 @@ def reference_final_answer(solution: str) -> Optional[str]:
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
+        extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Open-ended answers by the engine (judge for what it cannot decide), multiple choice by letter."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -162,6 +174,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
                 return 'answer is not an option letter'
         return check_images(self.image_root, record.get('image'))
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         figure = image_data_uri(self, resolve_image(self.image_root, record['image']))
         metadata = {'id': record.get('id'), 'subset': record['_subset'], 'subtopic': record.get('subtopic'),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from evalscope.api.dataset import DatasetDict
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
@@ -25,7 +25,16 @@ from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
-from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    FigureLimitsMixin,
+    image_data_uri,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
 
@@ -80,9 +89,11 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
         primary_metric=LENIENT,
         eval_split=FULL_SPLIT,
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
+        extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhyXOERulesAdapter(RulesFirstJudgeMixin, PhyXOEAdapter):
+class PhyXOERulesAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, PhyXOEAdapter):
     """Upstream PhyX-OE loading and prompts; answers scored by the engine, undecided ones judged."""
 
     def load(self) -> Tuple[DatasetDict, None]:
@@ -126,6 +137,10 @@ class PhyXOERulesAdapter(RulesFirstJudgeMixin, PhyXOEAdapter):
         if set(options) != set(OPTION_LABELS) or record.get('answer') not in options:
             return 'options are not exactly A-D with the answer among them'
         return check_images(Path(self.image_root), record.get('image'))
+
+    @figure_limits
+    def record_to_sample(self, record: Dict[str, Any]) -> Sample:
+        return super().record_to_sample(record)
 
     def _load_figure(self, image_name: str) -> str:
         return image_data_uri(self, resolve_image(Path(self.image_root), image_name))

@@ -15,7 +15,18 @@ from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    figure_message,
+    FigureLimitsMixin,
+    image_data_uri,
+    image_names,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT, verdict_score
 
@@ -142,7 +153,9 @@ def answer_part(prediction: str) -> str:
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
         extra_params={
+            MAX_REQUEST_BYTES: request_limit_param(),
             'subset_by': {'type': 'str', 'value': 'level', 'choices': list(GROUPINGS),
                           'description': 'Record field the subsets follow: level, language or vision_relevance.'},
             'use_caption': {'type': 'bool', 'value': False,
@@ -150,7 +163,7 @@ def answer_part(prediction: str) -> str:
         },
     )
 )
-class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Records -> figure messages; answers by the engine, the judge only for undecided ones."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -241,6 +254,7 @@ class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         return [image_data_uri(self, resolve_image(self.image_root, name))
                 for name in image_names(self._image_field(record))]
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         language = record['_language']
         question = question_text(record)
