@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from evalscope_phys.jsonl import append_record, read_records
+
 NEAR_DUPLICATE = 'near_duplicate'
 SAME_TOPIC = 'same_topic_neighbour'
 UNPARSEABLE = 'unparseable'
@@ -136,20 +138,20 @@ def pair_key(model: str, template: str, eval_text: str, pool_text: str) -> str:
 
 
 class JudgeCache:
-    """Append-only JSONL of answered calls; a torn last line from a crash is skipped on load."""
+    """Append-only JSONL of answered calls; a torn last line from a crash is dropped before appending.
+
+    Without that repair the next answer would be glued to the fragment, lost, and paid for again
+    on every later run (:mod:`evalscope_phys.jsonl`).
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self.entries: Dict[str, dict] = {}
-        if self.path.exists():
-            for line in self.path.read_text(encoding='utf-8').split('\n'):
-                try:
-                    row = json.loads(line)
-                    self.entries[row['key']] = row
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    continue
+        for row in read_records(self.path):
+            if isinstance(row, dict) and isinstance(row.get('key'), str):
+                self.entries[row['key']] = row
 
     def get(self, key: str) -> Optional[dict]:
         return self.entries.get(key)
@@ -157,9 +159,7 @@ class JudgeCache:
     def put(self, row: dict) -> None:
         with self._lock:
             self.entries[row['key']] = row
-            with self.path.open('a', encoding='utf-8') as fh:
-                fh.write(json.dumps(row, ensure_ascii=False) + '\n')
-                fh.flush()
+            append_record(self.path, row)  # repairs a torn tail first; one whole line, flushed
 
 
 class _Client:
