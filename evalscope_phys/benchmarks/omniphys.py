@@ -118,7 +118,8 @@ solution process. The data is not public: evalscope-phys loads it from a JSONL f
   paths relative to the JSONL's folder), `answer` (LaTeX with unit, an option letter, or a statement),
   `reasoning_chain` (list of reference steps), optional `subject`. Rows missing any of these, with an
   unknown level/type, or with a missing/escaping image are excluded and counted in the log.
-- Figures are sent inline as base64; `max_image_bytes` is honoured. The judge sees text only.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files. The judge sees text only.
 """
 
 

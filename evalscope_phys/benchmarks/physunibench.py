@@ -77,7 +77,8 @@ with a figure. This adapter reads the English open-ended (629) and multiple-choi
   could not decide.
 - Records whose figure is missing or whose image path leaves the dataset folder are excluded and
   counted in the log (the GitHub copy ships figures for the first 150 open-ended and 50 multiple-choice
-  rows only). Figures are sent as base64; `max_image_bytes` is honoured.
+  rows only). Figures are sent as base64, shrunk to `max_image_bytes` (default `5mb`); a sample whose
+  figures exceed `extra_params.max_request_bytes` (default `20mb`) fails with a message naming them.
 - Data: `dataset_args.physunibench.local_path` names a folder holding the two JSON files and
   `images_full/` (or `images/`); otherwise the hub copy is used.
 """

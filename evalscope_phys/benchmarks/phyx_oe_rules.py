@@ -71,7 +71,8 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
   `dataset_args.phyx_oe_rules.local_path` at a folder in PhyX's layout: `PhyX_test.jsonl` next to
   `test_image/` (directly or under `test/`). Records with an unknown category, options other than A-D
   or a missing/escaping figure are excluded and counted in the log.
-- Figures are sent inline as base64; set `max_image_bytes` (e.g. `'1mb'`) if the served model limits size.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files.
 """
 
 

@@ -96,7 +96,8 @@ information the text does not). Answers are values, expressions or short stateme
   (`extra_params.use_caption` appends it). Otherwise the hub copy `SeePhys/SeePhys` is used.
 - Rows without an answer, with an unknown level/language/vision label, with no figure, or whose image
   path is missing or leaves the dataset folder are excluded and counted in the log.
-- Figures are sent inline as base64; set `max_image_bytes` (e.g. `'1mb'`) to shrink large ones.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files.
 """
 
 
