@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 CORPUS = HERE / 'hostile_corpus.jsonl'
 CORPUS_BYTES = HERE / 'hostile_corpus_bytes.jsonl'
-CORPUS_RUN_SECONDS = 100
+CORPUS_RUN_SECONDS = 60
 """One CLI run over the corpus may take this long: a bound, not a speed target (that is
 ``scripts/bench_hostile.py``); it keeps a stalling engine from costing CI many minutes."""
 
