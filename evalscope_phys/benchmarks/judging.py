@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, Literal, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Tuple, Union
 
 from evalscope.api.judge import CaseVerdict, JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
 from evalscope.api.judge.contracts import OutputContract
@@ -173,11 +173,12 @@ def is_failed(verdict: CaseVerdict) -> bool:
 
 def failed_calls(review: Any) -> Dict[str, str]:
     """case id -> why its judge call failed, from the executor's attempts (empty when none failed)."""
-    failed: Dict[str, str] = {}
+    failed: Dict[str, List[str]] = {}
     for attempt in getattr(review, 'attempts', None) or []:
         if not attempt.status.is_usable:
-            failed[attempt.case_id] = f'{attempt.status.value} ({attempt.judge_id}): {str(attempt.error or "")[:300]}'
-    return failed
+            failed.setdefault(attempt.case_id, []).append(
+                f'{attempt.status.value} ({attempt.judge_id}): {str(attempt.error or "")[:300]}')
+    return {case: '; '.join(reasons) for case, reasons in failed.items()}
 
 
 def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,

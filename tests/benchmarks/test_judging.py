@@ -129,3 +129,19 @@ def test_a_failed_judge_call_is_counted_and_leaves_the_answer_unscored_not_a_rul
     reduced = definition.reduce_verdicts([failed], None)
     assert reduced.value == {'eed': 20.0, 'scored': 0.0, JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
     assert reduced.metadata == {'judge_labels': {'answer': 'failed'}}
+
+
+def test_failed_calls_name_each_judge_and_why():
+    from types import SimpleNamespace
+
+    from evalscope_phys.benchmarks.judging import failed_calls
+
+    def attempt(status, judge, error):
+        return SimpleNamespace(status=status, case_id='answer', judge_id=judge, error=error)
+
+    review = SimpleNamespace(attempts=[attempt(ScoreStatus.TRANSPORT_ERROR, 'a', 'APIConnectionError: refused'),
+                                       attempt(ScoreStatus.SUCCESS, 'b', None),
+                                       attempt(ScoreStatus.PARSE_ERROR, 'c', 'no JSON object')])
+    assert failed_calls(review) == {'answer': 'transport_error (a): APIConnectionError: refused; '
+                                              'parse_error (c): no JSON object'}
+    assert failed_calls(SimpleNamespace(attempts=[])) == {}
