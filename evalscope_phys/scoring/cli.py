@@ -160,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
     scoring_pool.start_pool()  # boot the workers while the input is read
     lines, blank = read_input(args.pairs)
     done = done_lines(args.out, lines)
+    problem = scoring_pool.start_pool(wait=True)  # the boot is not any answer's time
+    if problem:
+        print(f'scoring workers did not start: {problem}', file=sys.stderr)
     todo = lines[done:]
     bar = _progress(len(lines), done, args.quiet)
     counts = {'strict': 0, 'scored': 0, 'unreadable': 0}

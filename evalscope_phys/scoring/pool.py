@@ -13,8 +13,9 @@ whatever :func:`add_preload` names (their ``warm_up()`` runs there once), so a r
 kill is ready in milliseconds, and a replacement is started as soon as a worker is killed.
 
 The one exception is the pool's **boot**, paid once per process (start the forkserver, import and
-warm up SymPy: 2-9 s on a loaded 2-core box): a call that finds the pool not yet booted waits for
-it (at most ``WORKER_START_TIMEOUT``) before its deadline starts. Charging the boot to the first
+warm up SymPy there and, in parallel, in the calling process: 2-9 s on a loaded 2-core box): a call
+that finds the pool not yet booted waits for it (at most ``WORKER_START_TIMEOUT``) before its
+deadline starts. Charging the boot to the first
 answers would turn them into ``timeout`` on a slow machine and make verdicts depend on how old the
 process is. :func:`start_pool` begins the boot early, without waiting.
 
@@ -268,6 +269,7 @@ class WorkerPool:
 
     def start(self) -> None:
         """Begin starting every worker without waiting (the boot); a no-op once started."""
+        _warm_up_caller()
         with self._cond:
             if self._closed:
                 return
@@ -277,7 +279,7 @@ class WorkerPool:
                 self._idle.append(self._spawn())
 
     def _wait_for_boot(self) -> Optional[str]:
-        """Block until one worker is ready (once per pool); an error message if the boot failed."""
+        """Block until one worker is ready and this process is warmed up; an error message if the boot failed."""
         if self._booted:
             return None
         self.start()
@@ -290,7 +292,10 @@ class WorkerPool:
                 self._cond.wait(remaining)
             if self._closed:
                 return 'the scoring pool has been shut down'
-            return None if self._booted else self._boot_error
+            if not self._booted:
+                return self._boot_error
+        _caller_warmed.wait(max(0.0, end - time.monotonic()))
+        return None
 
     def _spawn(self) -> _Worker:
         """A new worker, counted in ``_all`` (call with ``_cond`` held)."""
@@ -458,9 +463,14 @@ def get_pool() -> WorkerPool:
         return _pool
 
 
-def start_pool() -> None:
-    """Begin booting the shared pool now, without waiting, so the first answers do not wait for it."""
-    get_pool().start()
+def start_pool(wait: bool = False) -> Optional[str]:
+    """Begin booting the shared pool now, so the first answers do not wait for it.
+
+    ``wait=True`` blocks until the boot is done (returns its error message, or None).
+    """
+    pool = get_pool()
+    pool.start()
+    return pool._wait_for_boot() if wait else None
 
 
 def configure_pool(workers: int) -> None:
@@ -512,6 +522,31 @@ def add_preload(module: str) -> None:
 
 
 _warmed: Set[str] = set()
+_caller_warmed = threading.Event()
+_caller_warm_up_lock = threading.Lock()
+_caller_warm_up_started = False
+
+
+def _warm_up_caller() -> None:
+    """Warm the preloaded modules in the calling process too, once, in a background thread.
+
+    Why: the engine also works in the caller before it hands a job to a worker (extraction, unit
+    comparison with the pint registry: seconds to build under load). Done on the first answer,
+    that would be charged to its deadline; done here, it is part of the boot.
+    """
+    global _caller_warm_up_started
+    with _caller_warm_up_lock:
+        if _caller_warm_up_started:
+            return
+        _caller_warm_up_started = True
+
+    def work() -> None:
+        try:
+            warm_up(list(PRELOAD_MODULES))
+        finally:
+            _caller_warmed.set()
+
+    threading.Thread(target=work, name='evalscope-phys-caller-warm-up', daemon=True).start()
 
 
 def warm_up(modules: List[str]) -> None:

@@ -226,9 +226,13 @@ def test_evalscope_cli_reports_s1_s2_s3_and_strict_mastery(judged_run):
         assert value.get('lenient_acc') == lenient, (problem, value)
         assert value.get(f'process_{kind}') == (pytest.approx(process) if process is not None else None), problem
         assert value.get(f'mastery_{kind}') == mastery, problem
-    assert scores['op02']['status'] == 'degraded' and 'judged' not in scores['op02']['value']
+    # op02's answer was rule-decided; its process grade failed: counted, never a 0
+    op02 = scores['op02']
+    assert op02['status'] == 'degraded' and op02['value']['judged'] == 0.0 and op02['value']['judge_failed'] == 1.0
+    assert 'process_obj' not in op02['value'] and 'parse_error' in op02['metadata']['judge_failed']['process']
     expected = {'lenient_acc': (4 / 6, 6), 'process_obj': (2 / 3, 3), 'process_open': (0.7, 3),
-                'mastery_obj': (2 / 3, 3), 'mastery_open': (0.5, 2), 'judged': (3 / 6, 6), 'cannot_judge': (1 / 6, 6)}
+                'mastery_obj': (2 / 3, 3), 'mastery_open': (0.5, 2), 'judged': (3 / 7, 7), 'cannot_judge': (1 / 7, 7),
+                'judge_failed': (1 / 7, 7)}
     for name, (score, num) in expected.items():
         metric = judged_run.metric('omniphys', name)
         assert (metric['score'], metric['num']) == (pytest.approx(score, abs=1e-4), num), name  # reports round
