@@ -14,7 +14,9 @@
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
 # `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means.
 # Exit: 0 all reports valid, 1 a report violates the schema (each violation printed as
-# "FILE: KEY: problem" on stderr), 2 usage error or missing tool.
+# "FILE: KEY: problem" on stderr) or a judge run is not trustworthy (any judge call failed, judge
+# coverage or valid judge observations below the floor; named by benchmark and judge model),
+# 2 usage error or missing tool.
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,8 +30,8 @@ CI_SEED=0
 COMPARE=""
 RUN_DIRS=()
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-help() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; }
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+help() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
 if ! command -v jq >/dev/null 2>&1; then
@@ -112,8 +114,18 @@ def fail($key; $msg): "\($file): \($key): \($msg)";
         ( select($e.errored != 0) | fail("execution_summary.errored"; "is \($e.errored), expected 0") ) ),
     ( select($r.judge_summary != null) | $r.judge_summary as $j
       | select((($j.judge_models // []) | length) > 0 or ($j.total_observations // 0) > 0)
-      | select((($j.coverage // 0) | tonumber) < $min)
-      | fail("judge_summary.coverage"; "is \($j.coverage), below the threshold \($min)") )
+      | "benchmark '\($r.dataset_name)', judge \(($j.judge_models // []) | map("'\(.)'") | join(", "))" as $who
+      | (($j.failures // {}) | to_entries | map(.value) | add // 0) as $failed
+      | ($j.total_observations // 0) as $total | ($j.valid_observations // $total) as $valid
+      | ( select((($j.coverage // 0) | tonumber) < $min)
+          | fail("judge_summary.coverage"; "\($who): is \($j.coverage), below the threshold \($min)") ),
+        ( select($failed > 0)
+          | fail("judge_summary.failures"; "\($who): \($failed) judge call(s) failed (\($j.failures | to_entries | map("\(.key) \(.value)") | join(", "))); the answers that needed the judge are unscored (judge_failed): fix the judge endpoint and rerun with --use-cache") ),
+        ( select($total > 0 and ($valid / $total) < $min)
+          | fail("judge_summary.valid_observations"; "\($who): \($valid) of \($total) judge observations valid (status \($j.status // "unknown")), below the threshold \($min)") ) ),
+    ( [ ($r.metrics // [])[]? | select(.identity.name == "judge_failed" and .identity.aggregation == "mean"
+                                       and ((.score // 0) > 0)) ][0] // empty
+      | fail("metrics[judge_failed]"; "benchmark '\($r.dataset_name)', judge \((($r.judge_summary.judge_models // []) | map("'\(.)'") | join(", "))): \(.score) of the answers lost their judge verdict") )
   end
 JQ
 

@@ -12,7 +12,11 @@ from typing import Any, Dict, List, Optional, Sequence
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = (ROOT / '..' / 'shared' / 'data').resolve()
+SHARED_DATA_ENV = 'EVALSCOPE_PHYS_SHARED_DATA'
+"""Where the shared public data is, when not at ``../shared/data``."""
+REQUIRE_SHARED_ENV = 'EVALSCOPE_PHYS_REQUIRE_SHARED'
+"""Set (``.ci/run`` does) to make tests that need the shared data fail, not skip, when it is absent."""
+SHARED_DATA = Path(os.environ.get(SHARED_DATA_ENV) or ROOT / '..' / 'shared' / 'data').resolve()
 
 
 def benchmark_adapter(name: str, dataset_args: Optional[Dict[str, Any]] = None, **task: Any):
@@ -31,11 +35,19 @@ def load_subsets(name: str, local_path: Any, **dataset_args: Any) -> Dict[str, l
     return {subset: list(rows) for subset, rows in data.items()}
 
 
+def missing_shared_data(message: str) -> None:
+    """Skip the calling test, or fail it when ``EVALSCOPE_PHYS_REQUIRE_SHARED`` is set (CI skips nothing unseen)."""
+    if os.environ.get(REQUIRE_SHARED_ENV, '').strip() not in ('', '0'):
+        pytest.fail(f'{message}, and {REQUIRE_SHARED_ENV} is set: tests that need the shared data must run here '
+                    f'(put it at {SHARED_DATA} or set {SHARED_DATA_ENV})', pytrace=False)
+    pytest.skip(message)
+
+
 @pytest.fixture(scope='session')
 def shared_data() -> Path:
-    """``../shared/data``; tests that need it skip, with a message, where it is absent."""
+    """``../shared/data`` (or ``$EVALSCOPE_PHYS_SHARED_DATA``); absent: skip, or fail under CI's variable."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f'shared public data not found at {SHARED_DATA}')
+        missing_shared_data(f'shared public data not found at {SHARED_DATA}')
     return SHARED_DATA
 
 

@@ -17,6 +17,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, json_objects
 
+
 NEAR_DUPLICATE = 'near_duplicate'
 SAME_TOPIC = 'same_topic_neighbour'
 UNPARSEABLE = 'unparseable'

@@ -120,7 +120,14 @@ def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
 
 def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]],
                     location: Any) -> Tuple[DatasetDict, None]:
-    """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle."""
+    """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
+
+    Also starts booting the scoring workers (without waiting): scoring follows the first answers,
+    and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
+    """
+    from evalscope_phys.scoring.pool import start_pool
+
+    start_pool()
     return build_dataset_dict_from_record_map(
         record_map=record_map,
         sample_fields=adapter.record_to_sample,

@@ -23,9 +23,21 @@ for a rule-decided one, so its mean is the share judged; ``cannot_judge`` is the
 judged answers for which the judge replied ``cannot_judge`` (0 for rule-decided samples), so its mean
 is the share of all answers the judge could not judge. A judged answer gets the judge's decision as
 ``strict_acc`` and ``lenient_acc``; a ``cannot_judge`` answer keeps its rule score (not correct by
-rule) and is counted in ``cannot_judge``. ``eed`` and ``scored`` always stay the engine's. A judge
-that fails (unreachable, unparseable reply) falls back to the rule score with status ``degraded``,
-as EvalScope does, and shows in the report's ``judge_summary``.
+rule) and is counted in ``cannot_judge``. ``eed`` stays the engine's.
+
+**A failed judge call is never a silent rule score.** When the call for an answer fails (dead
+endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
+``judged`` (it was routed to the judge) and in ``judge_failed`` (the share of the sample's judged
+answers whose call failed, so its mean is the share of all answers), and it is *not scored*: it
+keeps no ``strict_acc``/``lenient_acc`` (they drop out of the accuracy means, as an engine timeout
+does) and ``scored`` is 0 for it, the same representation as an answer the engine could not score
+(:mod:`evalscope_phys.scoring.metrics`). Its rule verdict is not used: the rules had already said
+they could not decide it. The score's metadata ``judge_failed`` maps each failed case to the
+failure (``transport_error: ...``, ``parse_error: ...``); the sample's status is ``degraded`` and the
+report's ``judge_summary`` counts ``failures`` with ``valid_observations`` below
+``total_observations``, which ``scripts/score_reports.sh`` refuses. How: every judge case declares a
+rule *fallback* (EvalScope's ``JudgeDefinition.fallback``), which the executor uses for a case whose
+call failed; our ``reduce`` sees that verdict's ``fallback`` status and records the failure.
 
 **Use**: subclass :class:`RulesFirstJudgeMixin` before EvalScope's adapter class and keep the
 engine's verdict in ``Score.metadata['verdict']`` (as :func:`~evalscope_phys.scoring.metrics.verdict_score`
@@ -38,21 +50,24 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Dict, Literal, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Tuple, Union
 
-from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
+from evalscope.api.judge import CaseVerdict, JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
 from evalscope.api.judge.contracts import OutputContract
 from evalscope.api.messages import ChatMessageUser
 from evalscope.api.metric import Score
-from evalscope.constants import JudgeStrategy, ScoringPolicy
+from evalscope.constants import JudgeStrategy, ScoreStatus, ScoringPolicy
 from pydantic import BaseModel
 
-from evalscope_phys.scoring.metrics import LENIENT, STRICT
+from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT
 from evalscope_phys.scoring.units import parse_unit
 from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
+JUDGE_FAILED = 'judge_failed'
+#: the decision of a case whose judge call failed (see the module docstring)
+FAILED = 'failed'
 JUDGE_PROMPT_FILE = Path(__file__).with_name('judge_prompt.txt')
 #: the judge sees at most this much of an answer (its end, where the result is)
 MAX_JUDGED_ANSWER_CHARS = 4000
@@ -69,8 +84,8 @@ _WORD_RE = re.compile(r'[A-Za-z]+')
 #: Chinese/Japanese characters: an answer written in them is prose (``逆时针``), never an expression
 _CJK_RE = re.compile(r'[\u3040-\u30ff\u4e00-\u9fff]')
 
-Decision = Optional[bool]
-"""The judge's decision on one answer: True equivalent, False not, None cannot judge."""
+Decision = Union[bool, None, str]
+"""The judge's decision on one answer: True equivalent, False not, None cannot judge, FAILED no reply."""
 Pending = Mapping[str, Tuple[str, str]]
 """Answers the rules could not decide: case key -> (reference, answer)."""
 Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
@@ -136,12 +151,39 @@ def judge_prompt(question: str, reference: str, answer: str) -> str:
 
 
 def resolve_single(rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
-    """One answer per sample: the judge's decision becomes strict and lenient accuracy."""
+    """One answer per sample: the judge's decision becomes strict and lenient accuracy.
+
+    A failed call leaves the answer unscored: no accuracy values, ``scored`` 0.
+    """
     out = dict(rule_score.value)
     for decision in decisions.values():
-        if decision is not None:
+        if decision == FAILED:
+            out.pop(STRICT, None)
+            out.pop(LENIENT, None)
+            out[SCORED] = 0.0
+        elif decision is not None:
             out[STRICT] = out[LENIENT] = float(decision)
     return out
+
+
+def judge_call_failed(case: JudgeCase, context: Any) -> CaseVerdict:
+    """The fallback EvalScope's executor takes for a case whose judge call failed: a marker, no verdict."""
+    return CaseVerdict(case_id=case.case_id, value=None, metadata={**case.metadata, JUDGE_FAILED: True})
+
+
+def is_failed(verdict: CaseVerdict) -> bool:
+    """True for the marker :func:`judge_call_failed` left (the executor gives it the ``fallback`` status)."""
+    return verdict.status is ScoreStatus.FALLBACK or bool((verdict.metadata or {}).get(JUDGE_FAILED))
+
+
+def failed_calls(review: Any) -> Dict[str, str]:
+    """case id -> why its judge call failed, from the executor's attempts (empty when none failed)."""
+    failed: Dict[str, List[str]] = {}
+    for attempt in getattr(review, 'attempts', None) or []:
+        if not attempt.status.is_usable:
+            failed.setdefault(attempt.case_id, []).append(
+                f'{attempt.status.value} ({attempt.judge_id}): {str(attempt.error or "")[:300]}')
+    return {case: '; '.join(reasons) for case, reasons in failed.items()}
 
 
 def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
@@ -149,7 +191,7 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
     """Skip the judge when nothing is pending; otherwise one equivalence case per pending answer."""
     if not pending:
         decided = rule_score.model_copy(deep=True)
-        decided.value = {**decided.value, JUDGED: 0.0, CANNOT_JUDGE: 0.0}
+        decided.value = {**decided.value, JUDGED: 0.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 0.0}
         return JudgeDefinition.skip(decided, reason='rule_decided')
 
     cases = [JudgeCase(case_id=key, output_contract=EQUIVALENCE_CONTRACT, metadata={'reference': ref, 'answer': ans})
@@ -160,22 +202,29 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
         return JudgeRequest(messages=[ChatMessageUser(content=prompt + case.output_contract.instruction())])
 
     def reduce(verdicts, context) -> ReducedVerdict:
-        labels = {v.case_id: v.value.verdict for v in verdicts}
-        decisions = {key: {'equivalent': True, 'not_equivalent': False}.get(label) for key, label in labels.items()}
+        labels = {v.case_id: FAILED if is_failed(v) else v.value.verdict for v in verdicts}
+        decisions = {key: FAILED if label == FAILED else {'equivalent': True, 'not_equivalent': False}.get(label)
+                     for key, label in labels.items()}
         value = resolve(rule_score, decisions)
         value[JUDGED] = 1.0
         value[CANNOT_JUDGE] = sum(d is None for d in decisions.values()) / len(decisions)
+        value[JUDGE_FAILED] = sum(d == FAILED for d in decisions.values()) / len(decisions)
         return ReducedVerdict(value=value, metadata={'judge_labels': labels})
 
     def finalize(score: Score, review, context) -> Score:
         score.main_score_name = rule_score.main_score_name
+        failed = failed_calls(review)
         score.explanation = f'{rule_score.explanation or ""}; judged: {sorted(pending)}'
+        if failed:
+            score.explanation += f'; judge call failed: {sorted(failed)} (unscored)'
         score.metadata = {**(rule_score.metadata or {}), **(score.metadata or {}),
                           'judge_pending': {key: ref_ans[0] for key, ref_ans in pending.items()}}
+        if failed:
+            score.metadata[JUDGE_FAILED] = failed
         return score
 
     return JudgeDefinition(cases=cases, request=request, reduce=reduce, finalize=finalize,
-                           main_score_name=rule_score.main_score_name)
+                           fallback=judge_call_failed, main_score_name=rule_score.main_score_name)
 
 
 class RulesFirstJudgeMixin:

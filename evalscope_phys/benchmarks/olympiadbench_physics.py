@@ -19,6 +19,9 @@ from evalscope_phys.benchmarks.base import (
     EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_records,
     records_dataset,
 )
+from evalscope_phys.benchmarks.vision import (
+    DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, figure_limits, request_limit_param,
+)
 from evalscope_phys.benchmarks.typed_answers import (
     AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_parts, split_labels,
 )
@@ -88,10 +91,11 @@ answer list, which the upstream `olympiad_bench` adapter has no notion of.
         primary_metric=LENIENT,
         eval_split='train',
         prompt_template=PROMPT_TEMPLATE,
-        extra_params={'languages': languages_param(LANGUAGES)},
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
+        extra_params={'languages': languages_param(LANGUAGES), MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
+class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
     """Reads the original release JSON or the hub files; scores with each record's tolerance and unit."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -108,6 +112,7 @@ class OlympiadBenchPhysicsAdapter(VisionLanguageAdapter):
         log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(root))
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         alternatives: List[List[AnswerPart]] = record['_alternatives']
         question = question_text(record)

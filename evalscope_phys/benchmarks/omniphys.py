@@ -34,8 +34,28 @@ from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, undecided_reason
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
+from evalscope_phys.benchmarks.judging import (
+    CANNOT_JUDGE,
+    JUDGE_FAILED,
+    JUDGED,
+    RulesFirstJudgeMixin,
+    failed_calls,
+    is_failed,
+    judge_call_failed,
+    undecided_reason,
+)
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    figure_message,
+    FigureLimitsMixin,
+    image_data_uri,
+    image_names,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -98,7 +118,8 @@ solution process. The data is not public: evalscope-phys loads it from a JSONL f
   paths relative to the JSONL's folder), `answer` (LaTeX with unit, an option letter, or a statement),
   `reasoning_chain` (list of reference steps), optional `subject`. Rows missing any of these, with an
   unknown level/type, or with a missing/escaping image are excluded and counted in the log.
-- Figures are sent inline as base64; `max_image_bytes` is honoured. The judge sees text only.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files. The judge sees text only.
 """
 
 
@@ -163,26 +184,35 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
 
     def reduce(verdicts, context) -> ReducedVerdict:
         answers = [v for v in verdicts if v.case_id != PROCESS_CASE]
-        process = next(v for v in verdicts if v.case_id == PROCESS_CASE).value
+        process = next(v for v in verdicts if v.case_id == PROCESS_CASE)
         if base_score is not None:
             reduced = ReducedVerdict(value=dict(base_score.value), metadata={})
         else:
             reduced = answer_judge.reduce_verdicts(answers, context)
         value = dict(reduced.value)
-        value.update(process_metrics(question_type, process.score, value.get(LENIENT), threshold))
-        metadata = {**(reduced.metadata or {}), 'process_points': process.score, 'process_reasoning': process.reasoning}
+        metadata = dict(reduced.metadata or {})
+        if is_failed(process):  # no grade: process and mastery stay absent, never 0
+            metadata['process_points'] = None
+        else:
+            value.update(process_metrics(question_type, process.value.score, value.get(LENIENT), threshold))
+            metadata.update(process_points=process.value.score, process_reasoning=process.value.reasoning)
+        value[JUDGE_FAILED] = sum(is_failed(v) for v in verdicts) / len(verdicts)
         return ReducedVerdict(value=value, metadata=metadata)
 
     def finalize(score: Score, review, context) -> Score:
         if answer_judge.finalize is not None:
-            return answer_judge.finalize(score, review, context)
-        score.main_score_name = base_score.main_score_name
-        score.explanation = base_score.explanation
-        score.metadata = {**(base_score.metadata or {}), **(score.metadata or {})}
+            score = answer_judge.finalize(score, review, context)
+        else:
+            score.main_score_name = base_score.main_score_name
+            score.explanation = base_score.explanation
+            score.metadata = {**(base_score.metadata or {}), **(score.metadata or {})}
+        failed = failed_calls(review)
+        if failed:
+            score.metadata = {**(score.metadata or {}), JUDGE_FAILED: failed}
         return score
 
     return JudgeDefinition.workflow(cases=cases, request=request, reduce=reduce, finalize=finalize,
-                                    main_score_name=answer_judge.main_score_name or LENIENT)
+                                    fallback=judge_call_failed, main_score_name=answer_judge.main_score_name or LENIENT)
 
 
 @register_benchmark(
@@ -194,17 +224,19 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
         description=DESCRIPTION,
         subset_list=SUBSET_LIST,
         metric_list=[LENIENT, STRICT, SCORED, PROCESS_OBJ, PROCESS_OPEN, MASTERY_OBJ, MASTERY_OPEN, JUDGED,
-                     CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
+                     CANNOT_JUDGE, JUDGE_FAILED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
         extra_params={
+            MAX_REQUEST_BYTES: request_limit_param(),
             'mastery_threshold': {'type': 'float', 'value': MASTERY_THRESHOLD,
                                   'description': 'Process score (0-1) a correct answer needs to count as mastered.'},
         },
     )
 )
-class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Answers by the engine (judge for the undecided), every solution's process by the judge."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -253,6 +285,7 @@ class OmniPhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
             return 'no reasoning_chain'
         return check_images(self.image_root, record.get('images'))
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         figures = [image_data_uri(self, resolve_image(self.image_root, name)) for name in image_names(record['images'])]
         metadata = {'id': str(record['id']), 'level': label(record['level'], LEVELS),

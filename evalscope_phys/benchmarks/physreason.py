@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import Decision, RulesFirstJudgeMixin, undecided_reason
+from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, undecided_reason
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 
@@ -233,6 +233,8 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         subs = [dict(s) for s in rule_score.metadata['sub_verdicts']]
         for key, decision in decisions.items():
             sub = subs[int(key.split('_')[1]) - 1]
-            if decision is not None:
+            if decision == FAILED:  # the judge call failed: unscored, never the rule's 0
+                sub.update(strict=None, lenient=None, eed=None, scored=False)
+            elif decision is not None:
                 sub.update(strict=decision, lenient=decision, scored=True)
         return problem_values(subs)

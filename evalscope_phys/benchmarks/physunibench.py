@@ -14,9 +14,12 @@ from evalscope.constants import Tags
 from evalscope.utils.multi_choices import parse_answers
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
+from evalscope_phys.benchmarks.vision import (
+    DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, check_images, figure_limits, figure_message,
+    image_data_uri, request_limit_param, resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -63,7 +66,8 @@ with a figure. This adapter reads the English open-ended (629) and multiple-choi
   could not decide.
 - Records whose figure is missing or whose image path leaves the dataset folder are excluded and
   counted in the log (the GitHub copy ships figures for the first 150 open-ended and 50 multiple-choice
-  rows only). Figures are sent as base64; `max_image_bytes` is honoured.
+  rows only). Figures are sent as base64, shrunk to `max_image_bytes` (default `5mb`); a sample whose
+  figures exceed `extra_params.max_request_bytes` (default `20mb`) fails with a message naming them.
 - Data: `dataset_args.physunibench.local_path` names a folder holding the two JSON files and
   `images_full/` (or `images/`); otherwise the hub copy is used.
 """
@@ -89,13 +93,15 @@ def parse_mcq_options(raw: Any) -> Dict[str, str]:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2506.17667',
         subset_list=[OPEN_ENDED, MULTIPLE_CHOICE],
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
+        extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Open-ended answers by the engine (judge for what it cannot decide), multiple choice by letter."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -150,6 +156,7 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
                 return 'answer is not an option letter'
         return check_images(self.image_root, record.get('image'))
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         figure = image_data_uri(self, resolve_image(self.image_root, record['image']))
         metadata = {'id': record.get('id'), 'subset': record['_subset'], 'subtopic': record.get('subtopic'),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from evalscope.api.dataset import DatasetDict
+from evalscope.api.dataset import DatasetDict, Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
@@ -24,8 +24,17 @@ from evalscope.benchmarks.phyx.utils import OPTION_LABELS, build_oe_question, pa
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
-from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    FigureLimitsMixin,
+    image_data_uri,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -62,7 +71,8 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
   `dataset_args.phyx_oe_rules.local_path` at a folder in PhyX's layout: `PhyX_test.jsonl` next to
   `test_image/` (directly or under `test/`). Records with an unknown category, options other than A-D
   or a missing/escaping figure are excluded and counted in the log.
-- Figures are sent inline as base64; set `max_image_bytes` (e.g. `'1mb'`) if the served model limits size.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files.
 """
 
 
@@ -76,13 +86,15 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.15929',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split=FULL_SPLIT,
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
+        extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhyXOERulesAdapter(RulesFirstJudgeMixin, PhyXOEAdapter):
+class PhyXOERulesAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, PhyXOEAdapter):
     """Upstream PhyX-OE loading and prompts; answers scored by the engine, undecided ones judged."""
 
     def load(self) -> Tuple[DatasetDict, None]:
@@ -126,6 +138,10 @@ class PhyXOERulesAdapter(RulesFirstJudgeMixin, PhyXOEAdapter):
         if set(options) != set(OPTION_LABELS) or record.get('answer') not in options:
             return 'options are not exactly A-D with the answer among them'
         return check_images(Path(self.image_root), record.get('image'))
+
+    @figure_limits
+    def record_to_sample(self, record: Dict[str, Any]) -> Sample:
+        return super().record_to_sample(record)
 
     def _load_figure(self, image_name: str) -> str:
         return image_data_uri(self, resolve_image(Path(self.image_root), image_name))

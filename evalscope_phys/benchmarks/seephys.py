@@ -14,8 +14,19 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin
-from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, image_names, resolve_image
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.vision import (
+    check_images,
+    DEFAULT_MAX_IMAGE_BYTES,
+    figure_limits,
+    figure_message,
+    FigureLimitsMixin,
+    image_data_uri,
+    image_names,
+    MAX_REQUEST_BYTES,
+    request_limit_param,
+    resolve_image,
+)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -85,7 +96,8 @@ information the text does not). Answers are values, expressions or short stateme
   (`extra_params.use_caption` appends it). Otherwise the hub copy `SeePhys/SeePhys` is used.
 - Rows without an answer, with an unknown level/language/vision label, with no figure, or whose image
   path is missing or leaves the dataset folder are excluded and counted in the log.
-- Figures are sent inline as base64; set `max_image_bytes` (e.g. `'1mb'`) to shrink large ones.
+- Figures are sent inline as base64; figures above `max_image_bytes` (default `5mb`) are shrunk, and a sample over
+  `extra_params.max_request_bytes` (default `20mb`) fails with a message naming its files.
 """
 
 
@@ -138,11 +150,13 @@ def answer_part(prediction: str) -> str:
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.19099',
         subset_list=SUBSET_LIST,
-        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, STRICT_ALL, LENIENT_ALL],
+        metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
         eval_split='test',
         prompt_template=PROMPT_TEMPLATE,
+        max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
         extra_params={
+            MAX_REQUEST_BYTES: request_limit_param(),
             'subset_by': {'type': 'str', 'value': 'level', 'choices': list(GROUPINGS),
                           'description': 'Record field the subsets follow: level, language or vision_relevance.'},
             'use_caption': {'type': 'bool', 'value': False,
@@ -150,7 +164,7 @@ def answer_part(prediction: str) -> str:
         },
     )
 )
-class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
+class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Records -> figure messages; answers by the engine, the judge only for undecided ones."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -241,6 +255,7 @@ class SeePhysAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
         return [image_data_uri(self, resolve_image(self.image_root, name))
                 for name in image_names(self._image_field(record))]
 
+    @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         language = record['_language']
         question = question_text(record)

@@ -1,9 +1,9 @@
 """An append-only JSONL cache of answered judge calls, keyed by ``row['key']``.
 
 Judge calls cost money and time, so each answer is written (and flushed) as its own line the moment
-it arrives: a crash loses at most the line being written. On load a torn last line is cut off the
-file, so the next append starts on a fresh line instead of gluing itself to the fragment (which
-would lose the new answer too), and that call is simply made again.
+it arrives: a crash loses at most the line being written. The file handling -- a torn last line
+repaired before anything is appended, lines written whole, any string (a lone surrogate included)
+written so it reads back -- is :mod:`evalscope_phys.jsonl`'s, shared with every other cache.
 """
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import json
 import threading
 from pathlib import Path
 from typing import Dict, Iterator, Optional
+
+from evalscope_phys.jsonl import append_record, read_lines, repair_torn_tail
 
 
 class JsonlCache:
@@ -23,24 +25,16 @@ class JsonlCache:
         self.entries: Dict[str, dict] = {}
         self.dropped = 0
         """Lines that could not be read (a torn tail, hand edits); their calls are made again."""
-        if self.path.exists():
-            self._load()
-
-    def _load(self) -> None:
-        data = self.path.read_bytes()
-        complete = data.rfind(b'\n') + 1  # everything after the last newline is a torn write
-        if complete < len(data):
+        if repair_torn_tail(self.path).action == 'dropped':
             self.dropped += 1
-            with self.path.open('r+b') as handle:
-                handle.truncate(complete)
-        # split on '\n' only: str.splitlines() also breaks at U+2028 inside JSON strings
-        for line in data[:complete].decode('utf-8', errors='replace').split('\n'):
-            if not line.strip():
+        lines, _ = read_lines(self.path)
+        for raw in lines:
+            if not raw.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(raw)
                 self.entries[str(row['key'])] = row
-            except (json.JSONDecodeError, KeyError, TypeError):
+            except (ValueError, KeyError, TypeError):
                 self.dropped += 1
 
     def get(self, key: str) -> Optional[dict]:
@@ -57,9 +51,6 @@ class JsonlCache:
 
     def put(self, row: dict) -> None:
         """Append ``row`` (it must carry ``key``) and flush it before returning."""
-        line = json.dumps(row, ensure_ascii=False) + '\n'
         with self._lock:
             self.entries[str(row['key'])] = row
-            with self.path.open('a', encoding='utf-8') as handle:
-                handle.write(line)
-                handle.flush()
+            append_record(self.path, row)

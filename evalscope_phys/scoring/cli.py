@@ -2,8 +2,15 @@
 
 Input lines carry ``gt`` and ``gen`` and optionally ``tolerance``, ``unit`` and ``multiple``;
 output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason``, ``seconds``
-(and ``scored``, ``extracted``). Output is written in input order, one line per input line, so an
-interrupted run resumes where it stopped: lines already in OUT are checked against IN and skipped.
+(and ``scored``, ``extracted``, ``detail`` when there is one). Output is written in input order,
+one line per input line, so an interrupted run resumes where it stopped: lines already in OUT are
+checked against IN and skipped; a torn last line (the run was killed mid-write) is dropped and
+that pair scored again.
+
+Any bytes: a line that is not UTF-8, not JSON, not an object or has no ``gt``/``gen`` still gets
+its output line, with ``reason: "unreadable_input"``, ``scored: false``, ``line`` (its number in
+IN) and a ``detail`` saying what is wrong; the batch goes on. Blank lines are skipped and counted.
+Strings that are not valid Unicode (a lone surrogate ``"\\ud800"``) are written as JSON escapes.
 """
 from __future__ import annotations
 
@@ -12,9 +19,14 @@ import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import List
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from evalscope_phys.jsonl import JsonlAppender, read_lines, repair_torn_tail
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted')
+UNREADABLE = 'unreadable_input'
+"""The reason of an input line the CLI could not read (not an engine verdict; never scored)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,52 +39,103 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--quiet', action='store_true', help='no progress bar')
 
 
-def _read_lines(path: str) -> List[dict]:
-    rows = []
-    with open(path, encoding='utf-8') as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SystemExit(f'{path}:{number}: not JSON ({exc})')
-            if not isinstance(row, dict) or 'gt' not in row or 'gen' not in row:
-                raise SystemExit(f'{path}:{number}: a line needs "gt" and "gen"')
-            rows.append(row)
-    return rows
+@dataclass(frozen=True)
+class InputLine:
+    """One non-blank line of IN: a row to score, or why it cannot be read."""
+
+    number: int
+    row: Optional[Dict[str, Any]]
+    problem: str = ''
 
 
-def _done_lines(path: str, rows: List[dict]) -> int:
-    """How many input lines OUT already holds; a torn last line is cut off."""
-    if not os.path.exists(path):
-        return 0
-    good, offset = 0, 0
-    with open(path, 'rb') as handle:
-        for raw in handle:
-            try:
-                row = json.loads(raw)
-            except ValueError:
-                break
-            if good >= len(rows) or row.get('gt') != rows[good]['gt'] or row.get('gen') != rows[good]['gen']:
-                raise SystemExit(f'{path} does not match {len(rows)} input lines at line {good + 1}; '
-                                 'remove it or choose another --out')
-            good += 1
-            offset += len(raw)
-    with open(path, 'r+b') as handle:
-        handle.truncate(offset)
-    return good
+def parse_line(number: int, raw: bytes) -> InputLine:
+    """Read one line; never raises (``problem`` says what is wrong with an unreadable one)."""
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError as exc:
+        return InputLine(number, None, f'line {number}: not UTF-8 ({exc.reason} at byte {exc.start}: '
+                                       f'{raw[exc.start:exc.start + 8]!r})')
+    try:
+        row = json.loads(text, strict=False)  # strict=False: raw control characters (NUL) inside strings
+    except (ValueError, RecursionError) as exc:
+        return InputLine(number, None, f'line {number}: not JSON ({str(exc)[:200]})')
+    if not isinstance(row, dict):
+        return InputLine(number, None, f'line {number}: a JSON {type(row).__name__}, not an object')
+    missing = [key for key in ('gt', 'gen') if key not in row]
+    if missing:
+        return InputLine(number, None, f'line {number}: no {" or ".join(repr(k) for k in missing)}')
+    try:
+        json.dumps(row)  # what cannot be written back (nesting at the recursion limit) is refused here
+    except (ValueError, RecursionError) as exc:
+        return InputLine(number, None, f'line {number}: cannot be written back ({type(exc).__name__})')
+    return InputLine(number, row)
 
 
-def _score(row: dict, timeout: float, eed: bool) -> dict:
+def read_input(path: str) -> Tuple[List[InputLine], int]:
+    """(non-blank lines of IN, number of blank lines skipped); a missing newline at the end is fine."""
+    if not os.path.isfile(path):
+        raise SystemExit(f'{path}: no such file')
+    lines, tail = read_lines(path)
+    if tail:
+        lines.append(tail)
+    parsed, blank = [], 0
+    for number, raw in enumerate(lines, 1):
+        raw = raw[:-1] if raw.endswith(b'\r') else raw
+        if not raw.strip():
+            blank += 1
+            continue
+        parsed.append(parse_line(number, raw))
+    return parsed, blank
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON (NaN equals NaN; 1 and 1.0 do not)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _matches(out: Dict[str, Any], line: InputLine) -> bool:
+    if line.row is None:
+        return out.get('reason') == UNREADABLE and out.get('line') == line.number
+    return _same(out.get('gt'), line.row['gt']) and _same(out.get('gen'), line.row['gen'])
+
+
+def done_lines(path: str, lines: List[InputLine]) -> int:
+    """How many input lines OUT already holds. A torn last line is dropped; any other mismatch stops."""
+    repair = repair_torn_tail(path)
+    if repair.action == 'dropped':
+        print(f'{path}: dropped a torn last line ({len(repair.dropped)} bytes; the run was killed mid-write); '
+              'that pair is scored again', file=sys.stderr)
+    written, _ = read_lines(path)
+    for index, raw in enumerate(written):
+        try:
+            out = json.loads(raw)
+        except ValueError:
+            raise SystemExit(f'{path}:{index + 1}: not a JSON line; remove the file or choose another --out')
+        if index >= len(lines) or not isinstance(out, dict) or not _matches(out, lines[index]):
+            raise SystemExit(f'{path} does not match {len(lines)} input lines at line {index + 1}; '
+                             'remove it or choose another --out')
+    return len(written)
+
+
+def unreadable_result(line: InputLine) -> Dict[str, Any]:
+    return {'line': line.number, 'gt': None, 'gen': None, 'eed': None, 'strict': None, 'lenient': None,
+            'reason': UNREADABLE, 'seconds': 0.0, 'scored': False, 'extracted': None, 'detail': line.problem}
+
+
+def score_line(line: InputLine, timeout: float, eed: bool) -> Dict[str, Any]:
+    """The output line for one input line; never raises."""
+    if line.row is None:
+        return unreadable_result(line)
     from . import score_answer
+
+    row = line.row
     try:
         verdict = score_answer(row['gt'], row['gen'], tolerance=row.get('tolerance'), unit=row.get('unit'),
                                multiple=row.get('multiple'), eed=eed, timeout=timeout)
         data = verdict.to_dict()
     except Exception as exc:  # a bad option in one line must not stop the batch
         data = {'eed': None, 'strict': None, 'lenient': None, 'reason': 'error', 'seconds': 0.0,
-                'scored': False, 'extracted': None, 'detail': f'{type(exc).__name__}: {exc}'}
+                'scored': False, 'extracted': None, 'detail': f'{type(exc).__name__}: {str(exc)[:300]}'}
     out = dict(row)
     for name in ADDED_FIELDS:
         out[name] = data.get(name)
@@ -91,24 +154,30 @@ def _progress(total: int, initial: int, quiet: bool):
 def run(args: argparse.Namespace) -> int:
     from . import pool as scoring_pool
 
-    rows = _read_lines(args.pairs)
-    done = _done_lines(args.out, rows)
-    todo = rows[done:]
     workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:
         scoring_pool.configure_pool(args.workers)
-    bar = _progress(len(rows), done, args.quiet)
-    counts = {'strict': 0, 'scored': 0}
-    with open(args.out, 'a', encoding='utf-8') as out, ThreadPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(lambda row: _score(row, args.timeout, not args.no_eed), todo):
-            out.write(json.dumps(result, ensure_ascii=False) + '\n')
-            out.flush()
+    scoring_pool.start_pool()  # boot the workers while the input is read
+    lines, blank = read_input(args.pairs)
+    done = done_lines(args.out, lines)
+    problem = scoring_pool.start_pool(wait=True)  # the boot is not any answer's time
+    if problem:
+        print(f'scoring workers did not start: {problem}', file=sys.stderr)
+    todo = lines[done:]
+    bar = _progress(len(lines), done, args.quiet)
+    counts = {'strict': 0, 'scored': 0, 'unreadable': 0}
+    with JsonlAppender(args.out) as out, ThreadPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(lambda line: score_line(line, args.timeout, not args.no_eed), todo):
+            out.append(result)
             counts['strict'] += bool(result.get('strict'))
             counts['scored'] += bool(result.get('scored'))
+            counts['unreadable'] += result.get('reason') == UNREADABLE
             if bar is not None:
                 bar.update(1)
     if bar is not None:
         bar.close()
+    notes = f', {counts["unreadable"]} unreadable input lines' if counts['unreadable'] else ''
+    notes += f', {blank} blank lines skipped' if blank else ''
     print(f'scored {len(todo)} new pairs ({done} already in {args.out}); '
-          f'strict {counts["strict"]}/{len(todo)}, unscored {len(todo) - counts["scored"]}', file=sys.stderr)
+          f'strict {counts["strict"]}/{len(todo)}, unscored {len(todo) - counts["scored"]}{notes}', file=sys.stderr)
     return 0

@@ -7,6 +7,8 @@ could score), ``scored`` (1 when the engine could reach a verdict), and ``strict
 could not score (timeout, worker crash, unreadable reference) drops out of ``strict_acc`` instead of
 counting as a silent 0, the ``scored`` rate shows how many did, and the ``_all`` accuracies show what
 the run is worth if every unscored answer were wrong.
+An answer routed to an LLM judge whose call failed is represented the same way (``scored = 0``, no
+accuracy), plus ``judge_failed = 1`` (:mod:`evalscope_phys.benchmarks.judging`).
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     LENIENT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy (all answers)'),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
+    'judge_failed': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Judge Failed'),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
     'process_obj': MetricEntry(baseline='quality.score.ratio', metric_name='Process (objective, S2)'),
     'process_open': MetricEntry(baseline='quality.score.ratio', metric_name='Process (open, S3)'),

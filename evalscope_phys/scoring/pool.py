@@ -3,10 +3,26 @@
 Why: EvalScope scores in worker threads, where SIGALRM timeouts (what the official PHYBench scorer
 uses) do not work, and SymPy cannot be interrupted from another thread. The only hard deadline is a
 process we can kill. ``run_limited`` sends a call to one of a few persistent worker processes
-(started lazily, shared by every thread of the process, pre-importing SymPy, latex2sympy2_extended
-and whatever :func:`add_preload` names, once) and kills that worker if the call overruns; the pool
-starts a fresh one for the next caller, and other callers never notice. A preloaded module's
-``warm_up()`` runs before the worker reports ready, so no answer's deadline pays for start-up.
+(shared by every thread of the process) and kills that worker if the call overruns.
+
+**The deadline covers the caller's whole wait**: waiting for a free worker, for a worker that is
+(re)starting, and the call itself. When the budget is spent the caller gets ``timeout`` at once;
+no thread ever blocks longer because others are queued ahead of it. Restarts are cheap: workers
+are forked from a forkserver that has imported *and warmed up* SymPy, latex2sympy2_extended and
+whatever :func:`add_preload` names (their ``warm_up()`` runs there once), so a replacement after a
+kill is ready in milliseconds, and a replacement is started as soon as a worker is killed.
+
+The one exception is the pool's **boot**, paid once per process (start the forkserver, import and
+warm up SymPy there and, in parallel, in the calling process: 2-9 s on a loaded 2-core box): a call
+that finds the pool not yet booted waits for it (at most ``WORKER_START_TIMEOUT``) before its
+deadline starts. Charging the boot to the first
+answers would turn them into ``timeout`` on a slow machine and make verdicts depend on how old the
+process is. :func:`start_pool` begins the boot early, without waiting.
+
+**Independent of the caller's ``__main__``**: multiprocessing normally re-imports the parent's main
+script in every child, so a script without an ``if __name__ == '__main__':`` guard, ``python - <
+script`` (main ``<stdin>``) or ``python -m`` tools would break their workers. Our workers only need
+this package, and are started without the caller's main (:func:`_start_without_caller_main`).
 """
 from __future__ import annotations
 
@@ -14,11 +30,11 @@ import atexit
 import importlib
 import multiprocessing
 import os
-import queue
 import signal
 import threading
 import time
 from dataclasses import dataclass
+from multiprocessing.connection import wait as wait_for_ready
 from typing import Any, Callable, List, Optional, Set
 
 WORKERS_ENV = 'EVALSCOPE_PHYS_SCORING_WORKERS'
@@ -28,11 +44,15 @@ DEFAULT_TIMEOUT = 5.0
 WORKER_START_TIMEOUT = 120.0
 """Seconds a new worker may take to import SymPy on a cold, loaded machine before we give up."""
 PRELOAD_MODULES = ['sympy', 'latex2sympy2_extended']
-"""Imported once per worker (once per forkserver), so no call pays SymPy's ~0.5 s import."""
+"""Imported and warmed up once per forkserver, so neither a call nor a restart pays for it."""
+WARM_UP_MODULE = 'evalscope_phys.scoring.pool_warm_up'
+"""Imported last by the forkserver: runs every preloaded module's ``warm_up()`` there, once."""
 WORKER_MEMORY_LIMIT = 4 * 1024 ** 3
 """Address-space cap per worker (bytes): a runaway expansion fails with MemoryError, not the OOM killer."""
 SHUTDOWN_GRACE = 2.0
 """Seconds a worker gets to exit after the stop message before it is killed."""
+WORKER_NAME = 'evalscope-phys-scoring'
+"""Process name of our workers; the one name whose start skips the caller's ``__main__``."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +64,7 @@ class LimitedResult:
     reason: Optional[str] = None
     """'timeout' | 'worker_crashed' | 'error: <ExcType>: <msg>'."""
     seconds: float = 0.0
-    """Wall time of the call itself (excluding waiting for a free worker)."""
+    """Wall time the caller waited (queueing and restarts included; the one-time boot excluded)."""
 
 
 def _error_reason(exc: BaseException) -> str:
@@ -59,7 +79,7 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     except (ImportError, ValueError, OSError):
         pass
-    _preload(preload)
+    warm_up(preload)  # no-ops when forked from the warmed forkserver; the real work under spawn
     conn.send(('ready', os.getpid()))
     while True:
         try:
@@ -83,47 +103,87 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
 
 
 class _Worker:
-    """One worker process and our end of its pipe."""
+    """One worker process and our end of its pipe; it starts in a background thread.
 
-    def __init__(self, ctx: Any):
-        self._kill_lock = threading.Lock()
+    The pipe has at most one user at a time besides ``kill``: the start thread until the worker
+    is ready, then the one caller the pool hands it to. ``kill`` closes the pipe only when nobody
+    is using it (the user closes it on the way out), so a descriptor is never closed under a
+    thread that is still polling it.
+    """
+
+    def __init__(self, ctx: Any, on_started: Callable[['_Worker'], None]):
+        self._lock = threading.Lock()
         self._killed = False
+        self._users = 1  # the start thread
+        self.ready = threading.Event()
+        """Set once the start finished, successfully or not (then ``failure`` says why)."""
+        self.failure: Optional[str] = None
         self.conn, child_conn = ctx.Pipe(duplex=True)
         self.process = ctx.Process(target=_worker_main, args=(child_conn, WORKER_MEMORY_LIMIT, list(PRELOAD_MODULES)),
-                                   name='evalscope-phys-scoring', daemon=True)
-        self.process.start()
-        child_conn.close()
-        if not self.conn.poll(WORKER_START_TIMEOUT):
-            self.kill()
-            raise RuntimeError(f'scoring worker did not start within {WORKER_START_TIMEOUT:.0f} s')
+                                   name=WORKER_NAME, daemon=True)
+        self._on_started = on_started
+        threading.Thread(target=self._start, args=(child_conn,), name='evalscope-phys-worker-start',
+                         daemon=True).start()
+
+    def _start(self, child_conn: Any) -> None:
         try:
-            self.conn.recv()  # ('ready', pid)
-        except EOFError:
-            self.kill()
-            raise RuntimeError('scoring worker exited during start-up; is the main script guarded by '
-                               "if __name__ == '__main__'? (see its stderr)") from None
+            with self._lock:
+                if self._killed:
+                    raise RuntimeError('killed before it started')
+                self.process.start()
+            child_conn.close()
+            if not wait_for_ready([self.conn, self.process.sentinel], WORKER_START_TIMEOUT):
+                raise RuntimeError(f'scoring worker did not start within {WORKER_START_TIMEOUT:.0f} s')
+            try:
+                self.conn.recv()  # ('ready', pid)
+            except (EOFError, OSError):
+                raise RuntimeError('scoring worker exited during start-up (see its stderr)') from None
+        except Exception as exc:
+            self.failure = str(exc) or type(exc).__name__
+        finally:
+            self.ready.set()
+            self.leave()
+        self._on_started(self)
+
+    @property
+    def usable(self) -> bool:
+        return self.ready.is_set() and self.failure is None and not self._killed
+
+    def enter(self) -> None:
+        """A caller takes the pipe."""
+        with self._lock:
+            self._users += 1
+
+    def leave(self) -> None:
+        """The pipe's user is done with it; closes it if the worker was killed meanwhile."""
+        with self._lock:
+            self._users -= 1
+            close = self._killed and self._users == 0
+        if close:
+            self.conn.close()
 
     def alive(self) -> bool:
-        return self.process.is_alive()
+        try:
+            return self.process.is_alive()
+        except ValueError:  # closed
+            return False
 
     def kill(self) -> None:
-        """Kill, reap (no zombie) and release the pipe; safe to call twice, and from two threads.
-
-        At exit, ``shutdown_pool`` and a caller whose deadline just fired may kill the same worker
-        at once; without the lock both would close the pipe's descriptor (EBADF, or worse, a
-        descriptor number already reused elsewhere).
-        """
-        with self._kill_lock:
+        """Kill and reap (no zombie); safe to call twice and from two threads (exit and a deadline)."""
+        with self._lock:
             if self._killed:
                 return
             self._killed = True
+            close = self._users == 0
             try:
-                if self.process.is_alive():
-                    self.process.kill()
-                self.process.join(SHUTDOWN_GRACE)
-                self.process.close()
+                if self.process.pid is not None:
+                    if self.process.is_alive():
+                        self.process.kill()
+                    self.process.join(SHUTDOWN_GRACE)
+                    self.process.close()
             except ValueError:  # already closed, or (never seen) still running after SIGKILL
                 pass
+        if close:
             self.conn.close()
 
     def ask_to_stop(self) -> None:
@@ -147,110 +207,246 @@ def default_worker_count() -> int:
     return count
 
 
+def _start_without_caller_main() -> None:
+    """Have processes named :data:`WORKER_NAME` start without re-running the caller's ``__main__``.
+
+    multiprocessing's spawn and forkserver children import the parent's main module (by path or by
+    name) before unpickling their target. Our target lives in this package, so that import only
+    costs time, and breaks workers when the main script has no ``__name__`` guard (it runs again in
+    the worker) or is not a file at all (``python - < script``: ``<stdin>``). The stdlib offers no
+    switch for this, so the preparation data is filtered for our workers' name only; every other
+    process the caller starts keeps the standard behaviour. (Relies on ``multiprocessing.spawn``'s
+    ``get_preparation_data``, stable since Python 3.4; ``test_pool`` runs such scripts.)
+    """
+    from multiprocessing import spawn
+
+    original = spawn.get_preparation_data
+    if getattr(original, 'evalscope_phys_filtered', False):
+        return
+
+    def get_preparation_data(name: str) -> dict:
+        data = original(name)
+        if name == WORKER_NAME:
+            data.pop('init_main_from_path', None)
+            data.pop('init_main_from_name', None)
+        return data
+
+    get_preparation_data.evalscope_phys_filtered = True  # type: ignore[attr-defined]
+    spawn.get_preparation_data = get_preparation_data
+
+
 def _start_context() -> Any:
     # Never 'fork': EvalScope's parent is threaded. forkserver forks from a clean single-threaded
-    # server that has imported SymPy once; spawn is the portable fallback.
+    # server that has imported and warmed up SymPy once; spawn is the portable fallback.
+    _start_without_caller_main()
     if 'forkserver' in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context('forkserver')
-        ctx.set_forkserver_preload(list(PRELOAD_MODULES))
+        ctx.set_forkserver_preload(list(PRELOAD_MODULES) + [WARM_UP_MODULE])
         return ctx
     return multiprocessing.get_context('spawn')
 
 
+class PoolClosedError(RuntimeError):
+    """The pool was shut down while a call waited for it."""
+
+
 class WorkerPool:
-    """A fixed number of worker slots; a slot starts its process on first use or after a kill."""
+    """Up to ``size`` workers; a worker starts on first need and is replaced as soon as it is killed."""
 
     def __init__(self, size: int):
         if size < 1:
             raise ValueError(f'pool size must be >= 1, got {size}')
         self.size = size
         self._ctx = _start_context()
-        self._slots: 'queue.LifoQueue[List[Optional[_Worker]]]' = queue.LifoQueue()
-        for _ in range(size):
-            self._slots.put([None])
-        self._live: Set[_Worker] = set()
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._idle: List[_Worker] = []  # ready or still starting, not in use
+        self._all: Set[_Worker] = set()
+        self._booted = False
+        self._boot_error: Optional[str] = None
         self._closed = False
 
-    def run(self, fn: Callable[..., Any], args: tuple, timeout: float) -> LimitedResult:
-        slot = self._slots.get()  # waiting for a free worker is not part of the deadline
-        try:
-            return self._run_in_slot(slot, fn, args, timeout)
-        finally:
-            self._slots.put(slot)
+    # --- boot -------------------------------------------------------------------------------
 
-    def _worker_for(self, slot: List[Optional[_Worker]]) -> _Worker:
-        worker = slot[0]
-        if worker is not None and not worker.alive():  # killed from outside while idle
-            self._retire(slot)
-            worker = None
-        if worker is None:
+    def start(self) -> None:
+        """Begin starting every worker without waiting (the boot); a no-op once started."""
+        _warm_up_caller()
+        with self._cond:
             if self._closed:
-                raise RuntimeError('the scoring pool has been shut down')
-            worker = _Worker(self._ctx)
-            with self._lock:
-                self._live.add(worker)
-            slot[0] = worker
+                return
+            if self._boot_error is not None and not self._all:
+                self._boot_error = None  # the last boot failed: try again
+            while len(self._all) < self.size:
+                self._idle.append(self._spawn())
+
+    def _wait_for_boot(self) -> Optional[str]:
+        """Block until one worker is ready and this process is warmed up; an error message if the boot failed."""
+        if self._booted:
+            return None
+        self.start()
+        end = time.monotonic() + WORKER_START_TIMEOUT + SHUTDOWN_GRACE
+        with self._cond:
+            while not self._booted and self._boot_error is None and not self._closed:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    return f'no scoring worker started within {WORKER_START_TIMEOUT:.0f} s'
+                self._cond.wait(remaining)
+            if self._closed:
+                return 'the scoring pool has been shut down'
+            if not self._booted:
+                return self._boot_error
+        _caller_warmed.wait(max(0.0, end - time.monotonic()))
+        return None
+
+    def _spawn(self) -> _Worker:
+        """A new worker, counted in ``_all`` (call with ``_cond`` held)."""
+        worker = _Worker(self._ctx, self._started)
+        self._all.add(worker)
         return worker
 
-    def _retire(self, slot: List[Optional[_Worker]]) -> None:
-        worker = slot[0]
-        slot[0] = None
-        if worker is not None:
-            worker.kill()
-            with self._lock:
-                self._live.discard(worker)
+    def _started(self, worker: _Worker) -> None:
+        """Start thread's report: the boot succeeds with the first ready worker."""
+        with self._cond:
+            if worker.failure is None:
+                self._booted = True
+            elif not self._booted:
+                self._boot_error = f'scoring worker failed to start: {worker.failure}'
+            self._cond.notify_all()
+        if worker.failure is not None:
+            self._discard(worker, replace=False)
 
-    def _run_in_slot(self, slot: List[Optional[_Worker]], fn: Callable[..., Any], args: tuple,
-                     timeout: float) -> LimitedResult:
-        for attempt in range(2):
+    # --- workers in and out -------------------------------------------------------------------
+
+    def _acquire(self, deadline: float) -> Optional[_Worker]:
+        """A worker for one call (ready preferred, else one still starting), or None past the deadline."""
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise PoolClosedError('the scoring pool has been shut down')
+                if self._idle:
+                    ready = [w for w in self._idle if w.usable]
+                    worker = ready[-1] if ready else self._idle[-1]
+                    self._idle.remove(worker)
+                    worker.enter()
+                    return worker
+                if len(self._all) < self.size:
+                    worker = self._spawn()
+                    worker.enter()
+                    return worker
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+
+    def _release(self, worker: _Worker) -> None:
+        """Give a healthy worker back."""
+        worker.leave()
+        with self._cond:
+            if self._closed or worker not in self._all:
+                return
+            self._idle.append(worker)
+            self._cond.notify()
+
+    def _discard(self, worker: _Worker, replace: bool = True) -> None:
+        """Kill ``worker`` and (unless the pool is closed) start its replacement at once."""
+        worker.kill()
+        with self._cond:
+            if worker in self._all:
+                self._all.discard(worker)
+                if worker in self._idle:
+                    self._idle.remove(worker)
+                if replace and not self._closed and len(self._all) < self.size:
+                    self._idle.append(self._spawn())
+            self._cond.notify_all()
+
+    # --- one call -----------------------------------------------------------------------------
+
+    def run(self, fn: Callable[..., Any], args: tuple, timeout: float) -> LimitedResult:
+        boot_error = self._wait_for_boot()
+        if boot_error is not None:
+            return LimitedResult(False, reason=f'error: RuntimeError: {boot_error}')
+        start = time.monotonic()
+        deadline = start + max(0.0, timeout)
+
+        def spent(reason: str = 'timeout') -> LimitedResult:
+            return LimitedResult(False, reason=reason, seconds=time.monotonic() - start)
+
+        for _ in range(self.size + 2):  # a worker found dead is replaced and the call tried again
             try:
-                worker = self._worker_for(slot)
-            except Exception as exc:
-                return LimitedResult(False, reason=_error_reason(exc))
-            start = time.perf_counter()
+                worker = self._acquire(deadline)
+            except PoolClosedError as exc:
+                return LimitedResult(False, reason=_error_reason(exc), seconds=time.monotonic() - start)
+            if worker is None:
+                return spent()
+            if not worker.ready.wait(max(0.0, deadline - time.monotonic())):
+                self._release(worker)  # still starting: the next caller will find it ready
+                return spent()
+            if worker.failure is not None:
+                worker.leave()
+                self._discard(worker)
+                return spent('worker_crashed')
+            if not worker.alive():  # killed from outside while idle
+                worker.leave()
+                self._discard(worker)
+                continue
             try:
                 worker.conn.send((fn, args))
-            except (BrokenPipeError, ConnectionResetError, EOFError):
-                self._retire(slot)  # died just before our call: it never saw the task, so retry
-                if attempt == 0:
-                    continue
-                return LimitedResult(False, reason='worker_crashed')
+            except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
+                worker.leave()  # died just before our call: it never saw the task, so try another
+                self._discard(worker)
+                continue
             except Exception as exc:  # fn or args cannot be pickled; nothing was sent
-                return LimitedResult(False, reason=_error_reason(exc))
+                self._release(worker)
+                return LimitedResult(False, reason=_error_reason(exc), seconds=time.monotonic() - start)
             try:
-                if not worker.conn.poll(max(0.0, timeout)):
-                    self._retire(slot)
-                    return LimitedResult(False, reason='timeout', seconds=time.perf_counter() - start)
+                if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
+                    worker.leave()
+                    self._discard(worker)
+                    return spent()
                 status, payload = worker.conn.recv()
-            except (EOFError, OSError):
-                self._retire(slot)
-                return LimitedResult(False, reason='worker_crashed', seconds=time.perf_counter() - start)
-            seconds = time.perf_counter() - start
+            except (EOFError, OSError, ValueError):
+                worker.leave()
+                self._discard(worker)
+                return spent('worker_crashed')
+            self._release(worker)
+            seconds = time.monotonic() - start
             if status == 'ok':
                 return LimitedResult(True, value=payload, seconds=seconds)
             return LimitedResult(False, reason=payload, seconds=seconds)
-        raise AssertionError('unreachable')
+        return spent('worker_crashed')
 
     def worker_pids(self) -> List[int]:
-        """Pids of the running workers (for tests and diagnostics)."""
-        with self._lock:
-            return sorted(w.process.pid for w in self._live if w.alive())
-
-    def shutdown(self) -> None:
-        """Stop every worker and reap it; calls already waiting get 'worker_crashed'."""
-        self._closed = True
-        with self._lock:
-            workers = list(self._live)
-            self._live.clear()
-        for worker in workers:
-            worker.ask_to_stop()
-        deadline = time.monotonic() + SHUTDOWN_GRACE
+        """Pids of the running worker processes, ready or still starting (for tests and diagnostics)."""
+        with self._cond:
+            workers = list(self._all)
+        pids = []
         for worker in workers:
             try:
-                worker.process.join(max(0.0, deadline - time.monotonic()))
-            except ValueError:
-                pass
+                if worker.process.pid is not None and worker.alive():
+                    pids.append(worker.process.pid)
+            except ValueError:  # closed meanwhile
+                continue
+        return sorted(pids)
+
+    def shutdown(self) -> None:
+        """Stop every worker and reap it; calls in flight get 'worker_crashed', waiting ones an error."""
+        with self._cond:
+            self._closed = True
+            workers = list(self._all)
+            idle = list(self._idle)
+            self._all.clear()
+            self._idle.clear()
+            self._cond.notify_all()
+        for worker in idle:
+            if worker.usable:
+                worker.ask_to_stop()
+        deadline = time.monotonic() + SHUTDOWN_GRACE
+        for worker in idle:
+            if worker.usable:
+                try:
+                    worker.process.join(max(0.0, deadline - time.monotonic()))
+                except (ValueError, AssertionError):
+                    pass
+        for worker in workers:
             worker.kill()
 
 
@@ -265,6 +461,16 @@ def get_pool() -> WorkerPool:
         if _pool is None or _pool._closed:
             _pool = WorkerPool(default_worker_count())
         return _pool
+
+
+def start_pool(wait: bool = False) -> Optional[str]:
+    """Begin booting the shared pool now, so the first answers do not wait for it.
+
+    ``wait=True`` blocks until the boot is done (returns its error message, or None).
+    """
+    pool = get_pool()
+    pool.start()
+    return pool._wait_for_boot() if wait else None
 
 
 def configure_pool(workers: int) -> None:
@@ -288,7 +494,7 @@ atexit.register(shutdown_pool)
 
 
 def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = DEFAULT_TIMEOUT) -> LimitedResult:
-    """Run ``fn(*args)`` in a pool worker with a hard deadline of ``timeout`` seconds.
+    """Run ``fn(*args)`` in a pool worker; the caller waits at most ``timeout`` seconds in all.
 
     ``fn`` and ``args`` travel by pickle, so ``fn`` must be importable (a module-level function).
     ``timeout=None`` runs ``fn`` inline in the calling thread with no deadline: exceptions are still
@@ -306,21 +512,56 @@ def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = D
 
 
 def add_preload(module: str) -> None:
-    """Have every worker started from now on import ``module`` (and run its ``warm_up()``) first."""
+    """Have workers import ``module`` (and run its ``warm_up()``) before they report ready.
+
+    Modules named before the pool's first start are preloaded and warmed in the forkserver, once;
+    later ones in every new worker.
+    """
     if module not in PRELOAD_MODULES:
         PRELOAD_MODULES.append(module)
 
 
-def _preload(modules: List[str]) -> None:
-    """Imports, then each module's optional ``warm_up()``: paid at worker start, not by an answer."""
+_warmed: Set[str] = set()
+_caller_warmed = threading.Event()
+_caller_warm_up_lock = threading.Lock()
+_caller_warm_up_started = False
+
+
+def _warm_up_caller() -> None:
+    """Warm the preloaded modules in the calling process too, once, in a background thread.
+
+    Why: the engine also works in the caller before it hands a job to a worker (extraction, unit
+    comparison with the pint registry: seconds to build under load). Done on the first answer,
+    that would be charged to its deadline; done here, it is part of the boot.
+    """
+    global _caller_warm_up_started
+    with _caller_warm_up_lock:
+        if _caller_warm_up_started:
+            return
+        _caller_warm_up_started = True
+
+    def work() -> None:
+        try:
+            warm_up(list(PRELOAD_MODULES))
+        finally:
+            _caller_warmed.set()
+
+    threading.Thread(target=work, name='evalscope-phys-caller-warm-up', daemon=True).start()
+
+
+def warm_up(modules: List[str]) -> None:
+    """Imports, then each module's optional ``warm_up()`` (once per process): paid at start, not by an answer."""
     for name in modules:
         try:
             module = importlib.import_module(name)
         except ImportError:
             continue
-        warm_up = getattr(module, 'warm_up', None)
-        if callable(warm_up):
+        if name in _warmed:
+            continue
+        _warmed.add(name)
+        hook = getattr(module, 'warm_up', None)
+        if callable(hook):
             try:
-                warm_up()
+                hook()
             except Exception:  # a failed warm-up only costs time later, never the worker
                 pass

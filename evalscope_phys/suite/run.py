@@ -4,6 +4,11 @@ Layout: ``<work_dir>/suite.json`` (what was asked, without keys) and ``<work_dir
 normal EvalScope output dir). A re-run of the same work dir skips seeds whose reports are complete
 and hands unfinished ones to EvalScope's own cache (``use_cache``), so finished predictions are
 never requested twice.
+
+Before a seed is resumed, a torn last line in its cache files (``predictions/`` and ``reviews/``,
+left by a run killed mid-write) is repaired (:func:`evalscope_phys.jsonl.repair_torn_tail`):
+EvalScope skips an unparseable line and appends after it without checking for the newline, so the
+re-asked record would be glued to the fragment, lost again, and asked again on every resume.
 """
 from __future__ import annotations
 
@@ -14,6 +19,8 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import yaml
+
+from evalscope_phys.jsonl import TailRepair, repair_torn_tail
 
 from .config import Suite, sub_run_name
 from .passk import write_kmetrics
@@ -46,6 +53,16 @@ def _complete(run: Path, datasets: Sequence[str]) -> bool:
             if summary.get('incomplete', True) or summary.get('errored', 1):
                 return False
     return True
+
+
+def repair_cache_files(run: Path) -> List[Tuple[Path, TailRepair]]:
+    """Repair torn last lines in a run's EvalScope cache files; (file, what was done) for each changed."""
+    repaired = []
+    for path in sorted(run.glob('predictions/*/*.jsonl')) + sorted(run.glob('reviews/*/*.jsonl')):
+        repair = repair_torn_tail(path)
+        if repair.action != 'none':
+            repaired.append((path, repair))
+    return repaired
 
 
 def redact(config: Dict[str, Any]) -> Dict[str, Any]:
@@ -98,6 +115,10 @@ def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_
             if (sub_run / 'configs' / 'task_config.yaml').is_file():
                 cfg['use_cache'] = str(sub_run)
                 status = 'resumed'
+                for path, repair in repair_cache_files(sub_run):
+                    what = (f'dropped a torn last line ({len(repair.dropped)} bytes; that record is asked again)'
+                            if repair.action == 'dropped' else 'added the missing final newline')
+                    print(f'[suite {suite.name}] seed {seed}: {path}: {what}', file=sys.stderr, flush=True)
             print(f'[suite {suite.name}] seed {seed} ({index}/{len(configs)}): {status} -> {sub_run}',
                   file=sys.stderr, flush=True)
             try:

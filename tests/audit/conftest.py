@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).resolve().parents[2] / '..' / 'shared' / 'data'
+from conftest import SHARED_DATA as DATA
+from conftest import missing_shared_data
+
 POOL = DATA / 'phopile' / 'train.json'
 EVAL = DATA / 'olympiadbench' / 'English_Olympiad_Physics.json'
 FIXTURES = Path(__file__).resolve().parent / 'fixtures'
@@ -12,7 +14,7 @@ FIXTURES = Path(__file__).resolve().parent / 'fixtures'
 
 def real_data() -> tuple[Path, Path]:
     if not (POOL.is_file() and EVAL.is_file()):
-        pytest.skip(f'shared data not found at {DATA.resolve()} (PhoPile train.json and OlympiadBench physics)')
+        missing_shared_data(f'shared data not found at {DATA} (PhoPile train.json and OlympiadBench physics)')
     return POOL, EVAL
 
 

@@ -66,6 +66,9 @@ def test_interrupted_cache_resumes_only_missing_pairs(tmp_path: Path) -> None:
             fh.write('{"key": "torn-line-from-a-cra')  # a crash mid-write
         _, stats = judge_pairs(PAIRS, cfg, JudgeCache(tmp_path / 'judge.jsonl'))
         assert stats.cached == 1 and stats.calls == 2 and len(server.requests) == 3
+        # the re-asked answers were not glued to the torn fragment: a later run asks nothing
+        _, stats = judge_pairs(PAIRS, cfg, JudgeCache(tmp_path / 'judge.jsonl'))
+        assert stats.calls == 0 and len(server.requests) == 3
 
 
 def test_server_error_is_retried(tmp_path: Path) -> None:

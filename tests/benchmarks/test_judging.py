@@ -2,10 +2,12 @@
 import pytest
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
+from evalscope.constants import ScoreStatus
 
 from evalscope_phys.benchmarks.judging import (
     CANNOT_JUDGE,
     EQUIVALENCE_CONTRACT,
+    JUDGE_FAILED,
     JUDGED,
     EquivalenceVerdict,
     is_text_answer,
@@ -80,7 +82,7 @@ def test_nothing_pending_skips_the_judge_with_zero_judged():
     definition = rules_first_judge(rule_score(1.0), question='q', pending={})
     assert definition.skip_reason == 'rule_decided' and not definition.cases
     assert definition.immediate_score.value == {'eed': 20.0, 'strict_acc': 1.0, 'lenient_acc': 1.0, 'scored': 1.0,
-                                                JUDGED: 0.0, CANNOT_JUDGE: 0.0}
+                                                JUDGED: 0.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 0.0}
 
 
 def reduce_with(labels, pending):
@@ -102,7 +104,7 @@ def test_one_case_per_pending_answer_carrying_question_reference_and_answer():
 def test_judge_decision_sets_accuracy_and_cannot_judge_keeps_the_rule_score(label, strict, cannot):
     _, reduced = reduce_with({'answer': label}, {'answer': ('cw', 'clockwise')})
     assert reduced.value == {'eed': 20.0, 'strict_acc': strict, 'lenient_acc': strict, 'scored': 1.0,
-                             JUDGED: 1.0, CANNOT_JUDGE: cannot}
+                             JUDGED: 1.0, CANNOT_JUDGE: cannot, JUDGE_FAILED: 0.0}
     assert reduced.metadata == {'judge_labels': {'answer': label}}
 
 
@@ -118,3 +120,28 @@ def test_finalize_keeps_the_engine_verdict_beside_the_judge_metadata():
     final = definition.finalize(judged, None, None)
     assert final.metadata['verdict'] == {'reason': 'not_equivalent'} and final.metadata['source'] == 'llm_judge'
     assert final.main_score_name == 'strict_acc' and final.metadata['judge_pending'] == {'answer': 'cw'}
+
+
+def test_a_failed_judge_call_is_counted_and_leaves_the_answer_unscored_not_a_rule_zero():
+    definition = rules_first_judge(rule_score(), question='Find v.', pending={'answer': ('cw', 'clockwise')})
+    marker = definition.fallback_verdict(definition.cases[0], None)  # what the executor takes on a failed call
+    failed = marker.model_copy(update={'status': ScoreStatus.FALLBACK})
+    reduced = definition.reduce_verdicts([failed], None)
+    assert reduced.value == {'eed': 20.0, 'scored': 0.0, JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
+    assert reduced.metadata == {'judge_labels': {'answer': 'failed'}}
+
+
+def test_failed_calls_name_each_judge_and_why():
+    from types import SimpleNamespace
+
+    from evalscope_phys.benchmarks.judging import failed_calls
+
+    def attempt(status, judge, error):
+        return SimpleNamespace(status=status, case_id='answer', judge_id=judge, error=error)
+
+    review = SimpleNamespace(attempts=[attempt(ScoreStatus.TRANSPORT_ERROR, 'a', 'APIConnectionError: refused'),
+                                       attempt(ScoreStatus.SUCCESS, 'b', None),
+                                       attempt(ScoreStatus.PARSE_ERROR, 'c', 'no JSON object')])
+    assert failed_calls(review) == {'answer': 'transport_error (a): APIConnectionError: refused; '
+                                              'parse_error (c): no JSON object'}
+    assert failed_calls(SimpleNamespace(attempts=[])) == {}

@@ -9,6 +9,7 @@ import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
+from evalscope.constants import ScoreStatus
 
 from conftest import benchmark_adapter, load_subsets
 from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
@@ -142,7 +143,7 @@ def test_a_rule_decided_answer_still_gets_its_process_graded():
     assert text.startswith('PROMPT') and '"score"' in text
     reduced = definition.reduce_verdicts([CaseVerdict(case_id=PROCESS_CASE, value=ProcessVerdict(score=9))], None)
     assert reduced.value == {'strict_acc': 1.0, 'lenient_acc': 1.0, 'scored': 1.0, 'judged': 0.0,
-                             'cannot_judge': 0.0, 'process_obj': 0.9, 'mastery_obj': 1.0}
+                             'cannot_judge': 0.0, 'judge_failed': 0.0, 'process_obj': 0.9, 'mastery_obj': 1.0}
     final = definition.finalize(Score(value=reduced.value, prediction='p'), None, None)
     assert final.metadata['verdict'] == {'reason': 'equivalent'} and final.main_score_name == 'lenient_acc'
 
@@ -161,6 +162,19 @@ def test_an_undecided_open_answer_is_judged_beside_its_process(label_, lenient, 
     assert reduced.value.get('lenient_acc') == lenient and reduced.value.get('mastery_open') == mastery
     assert reduced.value['process_open'] == 0.9 and reduced.value['judged'] == 1.0
     assert reduced.metadata['judge_labels'] == {'answer': label_} and reduced.metadata['process_points'] == 9
+
+
+def test_a_failed_process_call_leaves_process_and_mastery_absent_and_counts_the_failure():
+    base = Score(value={'scored': 0.0}, prediction='p', main_score_name='lenient_acc')
+    base.metadata = {'verdict': {'reason': 'unparseable_reference'}}
+    definition = with_process_case(rules_first_judge(base, question='q', pending={'answer': ('a', 'b')}),
+                                   prompt='PROMPT', question_type='open', threshold=0.8)
+    process_case = definition.cases[1]
+    failed = definition.fallback_verdict(process_case, None).model_copy(update={'status': ScoreStatus.FALLBACK})
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id='answer', value=EquivalenceVerdict(verdict='equivalent')),
+                                          failed], None)
+    assert reduced.value['lenient_acc'] == 1.0 and reduced.value['judge_failed'] == 0.5
+    assert 'process_open' not in reduced.value and 'mastery_open' not in reduced.value
 
 
 def score_of(sample, reply):
@@ -212,9 +226,13 @@ def test_evalscope_cli_reports_s1_s2_s3_and_strict_mastery(judged_run):
         assert value.get('lenient_acc') == lenient, (problem, value)
         assert value.get(f'process_{kind}') == (pytest.approx(process) if process is not None else None), problem
         assert value.get(f'mastery_{kind}') == mastery, problem
-    assert scores['op02']['status'] == 'degraded' and 'judged' not in scores['op02']['value']
+    # op02's answer was rule-decided; its process grade failed: counted, never a 0
+    op02 = scores['op02']
+    assert op02['status'] == 'degraded' and op02['value']['judged'] == 0.0 and op02['value']['judge_failed'] == 1.0
+    assert 'process_obj' not in op02['value'] and 'parse_error' in op02['metadata']['judge_failed']['process']
     expected = {'lenient_acc': (4 / 6, 6), 'process_obj': (2 / 3, 3), 'process_open': (0.7, 3),
-                'mastery_obj': (2 / 3, 3), 'mastery_open': (0.5, 2), 'judged': (3 / 6, 6), 'cannot_judge': (1 / 6, 6)}
+                'mastery_obj': (2 / 3, 3), 'mastery_open': (0.5, 2), 'judged': (3 / 7, 7), 'cannot_judge': (1 / 7, 7),
+                'judge_failed': (1 / 7, 7)}
     for name, (score, num) in expected.items():
         metric = judged_run.metric('omniphys', name)
         assert (metric['score'], metric['num']) == (pytest.approx(score, abs=1e-4), num), name  # reports round

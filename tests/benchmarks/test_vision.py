@@ -109,3 +109,106 @@ def test_figure_message_puts_figures_first_and_drops_placeholders():
     assert isinstance(message.content[0], ContentImage)
     assert isinstance(message.content[1], ContentText)
     assert message.content[1].text == 'A ball rolls.\n\nFind v.'
+
+
+# --- sizes ----------------------------------------------------------------------------------------
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+
+from evalscope.utils.io_utils import parse_size  # noqa: E402
+
+from conftest import benchmark_adapter, load_subsets, run_evalscope_eval  # noqa: E402
+from evalscope_phys.benchmarks.vision import (  # noqa: E402
+    DEFAULT_MAX_IMAGE_BYTES,
+    DEFAULT_MAX_REQUEST_BYTES,
+    REQUEST_ERROR,
+    RequestTooLargeError,
+    max_request_bytes,
+)
+from evalscope_phys.demo import DEMO_DIR  # noqa: E402
+from evalscope_phys.serve.replay import replay_server  # noqa: E402
+
+VISION_BENCHMARKS = ['seephys', 'physunibench', 'omniphys', 'phyx_oe_rules', 'olympiadbench_physics']
+
+
+def random_png(path, width, height):
+    """An incompressible figure: its PNG is about width * height * 3 bytes."""
+    Image.frombytes('RGB', (width, height), os.urandom(width * height * 3)).save(path, compress_level=1)
+    return path
+
+
+def seephys_copy(tmp_path, figure_size=None, images=None):
+    """The SeePhys demo sample in tmp_path; problem 1's figure replaced by a random one of ``figure_size``."""
+    root = tmp_path / 'seephys'
+    shutil.copytree(DEMO_DIR / 'seephys_sample', root)
+    if figure_size:
+        random_png(root / 'images' / 'lever.png', *figure_size)
+    if images:
+        records = json.loads((root / 'SeePhys.json').read_text())
+        records[0]['image_path'] = images
+        (root / 'SeePhys.json').write_text(json.dumps(records))
+    return root
+
+
+def figure_bytes(sample):
+    return sum(len(c.image) for c in sample.input[0].content if isinstance(c, ContentImage))
+
+
+def samples_by_id(root, **dataset_args):
+    return {s.metadata['id']: s for rows in load_subsets('seephys', root, **dataset_args).values() for s in rows}
+
+
+@pytest.mark.parametrize('name', VISION_BENCHMARKS)
+def test_vision_benchmarks_bound_figures_by_default_and_take_overrides(name):
+    default = benchmark_adapter(name)
+    assert default._max_image_bytes == parse_size(DEFAULT_MAX_IMAGE_BYTES)
+    assert max_request_bytes(default) == parse_size(DEFAULT_MAX_REQUEST_BYTES)
+    custom = benchmark_adapter(name, {'max_image_bytes': '1mb', 'extra_params': {'max_request_bytes': '2mb'}})
+    assert (custom._max_image_bytes, max_request_bytes(custom)) == (1024 ** 2, 2 * 1024 ** 2)
+    assert benchmark_adapter(name, {'max_image_bytes': None})._max_image_bytes is None  # as-is, on request
+
+
+def test_a_figure_above_max_image_bytes_is_shrunk_to_fit(tmp_path):
+    root = seephys_copy(tmp_path, figure_size=(1200, 1000))  # ~3.6 MB on disk
+    assert (root / 'images' / 'lever.png').stat().st_size > 3_000_000
+    shrunk = samples_by_id(root, max_image_bytes='1mb')['1']
+    assert REQUEST_ERROR not in shrunk.metadata
+    assert figure_bytes(shrunk) <= 1024 ** 2 * 4 / 3 + 100  # base64 of at most 1 MiB
+
+
+def test_a_figure_file_over_the_request_cap_fails_its_sample_naming_file_and_setting(tmp_path):
+    root = seephys_copy(tmp_path, figure_size=(1200, 1000))
+    args = {'max_image_bytes': None, 'extra_params': {'max_request_bytes': '1mb'}}
+    samples = samples_by_id(root, **args)
+    assert len(samples) == 8  # nothing dropped at load
+    error = samples['1'].metadata[REQUEST_ERROR]
+    assert str(root / 'images' / 'lever.png') in error and 'extra_params.max_request_bytes' in error
+    assert figure_bytes(samples['2']) > 0 and REQUEST_ERROR not in samples['2'].metadata
+    adapter = benchmark_adapter('seephys', {'local_path': str(root), **args})
+    with pytest.raises(RequestTooLargeError, match='max_request_bytes'):
+        adapter._on_inference_start(None, samples['1'])
+    adapter._on_inference_start(None, samples['2'])  # a normal sample passes
+
+
+def test_the_sum_of_a_samples_figures_is_capped_naming_every_file(tmp_path):
+    root = seephys_copy(tmp_path, images=['images/a.png', 'images/b.png'])
+    for name in ('a.png', 'b.png'):
+        random_png(root / 'images' / name, 400, 500)  # ~600 kB each, 1.6 MB encoded together
+    error = samples_by_id(root, max_image_bytes=None, extra_params={'max_request_bytes': '1mb'})['1'] \
+        .metadata[REQUEST_ERROR]
+    assert 'a.png' in error and 'b.png' in error and 'max_request_bytes' in error
+
+
+@pytest.mark.e2e
+def test_an_oversized_sample_fails_with_its_message_and_the_run_continues(tmp_path):
+    root = seephys_copy(tmp_path, figure_size=(1200, 1000))
+    args = {'seephys': {'local_path': str(root), 'extra_params': {'max_request_bytes': '1mb'}}}
+    with replay_server(DEMO_DIR / 'seephys_replay.jsonl') as url:
+        run = run_evalscope_eval(url, ['seephys'], args, tmp_path / 'run')
+    assert run.process.returncode == 0, run.process.stderr[-3000:]
+    summary = run.reports['seephys']['execution_summary']
+    assert (summary['requested'], summary['errored']) == (8, 1), summary
+    logs = run.process.stdout + run.process.stderr + ''.join(
+        p.read_text(errors='replace') for p in run.work_dir.rglob('*.log'))
+    assert 'lever.png' in logs and 'max_request_bytes' in logs

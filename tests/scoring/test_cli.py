@@ -41,3 +41,74 @@ def test_mismatched_output_is_refused(tmp_path):
     out.write_text(json.dumps({'gt': 'y', 'gen': 'y'}) + '\n')
     done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
     assert done.returncode != 0
+
+
+def write_bytes_lines(path, lines):
+    path.write_bytes(b''.join(line + b'\n' for line in lines))
+
+
+def out_lines(path):
+    # split on '\n' only: str.splitlines() would also break at U+2028 inside JSON strings
+    return [json.loads(line) for line in path.read_bytes().split(b'\n') if line]
+
+
+#: (raw input line, what the output line must say): any bytes get exactly one output line
+ANY_BYTES = [
+    (json.dumps({'gt': '2', 'gen': '2'}).encode(), {'strict': True}),
+    (b'{"gt": "2", "gen": "\\ud800 2"}', {'gen': '\ud800 2'}),  # a lone surrogate, JSON-escaped
+    (b'{"gt": "\\udfff", "gen": "\\ud800"}', {'gt': '\udfff'}),
+    (b'{"gt": "2", "gen": "2\x00"}', {'gen': '2\x00'}),  # a raw NUL inside a JSON string
+    (b'{"gt": "2", "gen": "\xff\xfe 2"}', {'reason': 'unreadable_input', 'line': 5}),  # invalid UTF-8
+    (b'\xed\xa0\x80', {'reason': 'unreadable_input', 'line': 6}),  # a surrogate encoded as UTF-8
+    (b'{"gt": "2", "gen"', {'reason': 'unreadable_input', 'line': 7}),  # not JSON
+    (b'["2", "2"]', {'reason': 'unreadable_input', 'line': 8}),  # not an object
+    (b'{"gen": "2"}', {'reason': 'unreadable_input', 'line': 9}),  # no gt
+    (b'{"gt": "3", "gen": "2"}', {'strict': False}),
+]
+
+
+def test_any_bytes_get_one_output_line_each_and_resume_works(tmp_path):
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    write_bytes_lines(pairs, [raw for raw, _ in ANY_BYTES])
+    done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
+    assert done.returncode == 0, done.stderr
+    lines = out_lines(out)
+    assert len(lines) == len(ANY_BYTES)
+    for line, (raw, expected) in zip(lines, ANY_BYTES):
+        assert {k: line.get(k) for k in expected} == expected, (raw, line)
+        if line['reason'] == 'unreadable_input':
+            assert line['scored'] is False and line['detail'].startswith(f'line {line["line"]}: '), line
+    assert lines[4]['detail'].startswith('line 5: not UTF-8')
+    out.read_bytes().decode('utf-8')  # the output itself is valid UTF-8 (surrogates escaped)
+    again = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
+    assert again.returncode == 0, again.stderr
+    assert f'scored 0 new pairs ({len(ANY_BYTES)} already in' in again.stderr
+    assert out_lines(out) == lines
+
+
+def test_a_torn_last_output_line_is_dropped_and_its_pair_scored_again_once(tmp_path):
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    rows = [{'gt': '2', 'gen': '2'}, {'gt': '3', 'gen': '2'}, {'gt': '5', 'gen': '5', 'id': 'last'}]
+    pairs.write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    assert run_cli('--pairs', str(pairs), '--out', str(out), '--quiet').returncode == 0
+    whole = out.read_bytes()
+    last_start = whole.rstrip(b'\n').rfind(b'\n') + 1
+    out.write_bytes(whole[:last_start + 20])  # what SIGKILL in the middle of the last write leaves
+    done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
+    assert done.returncode == 0, done.stderr
+    assert 'dropped a torn last line' in done.stderr
+    assert 'scored 1 new pairs (2 already in' in done.stderr
+    lines = out_lines(out)
+    assert [(r['gt'], r['gen'], r['strict']) for r in lines] == [('2', '2', True), ('3', '2', False), ('5', '5', True)]
+    assert lines[2]['id'] == 'last'
+
+
+def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    rows = [{'gt': '2', 'gen': '2'}, {'gt': '3', 'gen': '3'}]
+    pairs.write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    assert run_cli('--pairs', str(pairs), '--out', str(out), '--quiet').returncode == 0
+    out.write_bytes(out.read_bytes().rstrip(b'\n'))
+    done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
+    assert 'scored 0 new pairs (2 already in' in done.stderr, done.stderr
+    assert len(out_lines(out)) == 2 and out.read_bytes().endswith(b'\n')

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -10,12 +11,14 @@ import textwrap
 import threading
 import time
 
+from pathlib import Path
+
 import pytest
 import sympy as sp
 
 from evalscope_phys.scoring import pool as limits
 from evalscope_phys.scoring.eed import eed_score
-from evalscope_phys.scoring.pool import LimitedResult, default_worker_count, get_pool, run_limited
+from evalscope_phys.scoring.pool import LimitedResult, WorkerPool, default_worker_count, get_pool, run_limited
 
 
 # Module-level so the worker can import them by name (calls travel by pickle).
@@ -36,9 +39,22 @@ def simplify_and_score(reference: sp.Expr, answer: sp.Expr) -> float:
     return eed_score(sp.simplify(reference), sp.simplify(answer)).score
 
 
-def _gone(pid: int, within: float = 5.0) -> bool:
-    """True once ``pid`` no longer exists (killed *and* reaped: a zombie still exists)."""
+def _gone(pid: int, within: float = 30.0) -> bool:
+    """True once ``pid`` has exited *and* been reaped (a zombie still exists).
+
+    Waits on the process's pidfd (an event, not a sleep) for the exit, then for the reaping,
+    which its parent (the forkserver) does at once.
+    """
     end = time.monotonic() + within
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        if not select.select([fd], [], [], within)[0]:
+            return False
+    finally:
+        os.close(fd)
     while time.monotonic() < end:
         try:
             os.kill(pid, 0)
@@ -178,26 +194,134 @@ def test_pool_size_comes_from_the_environment(monkeypatch):
 
 
 def test_exit_is_prompt_and_clean_even_with_a_call_in_flight(tmp_path):
+    # The in-flight call tells the script it is running (a TCP connect: an event, not a sleep);
+    # the script then exits with a 600-s call still in flight.
+    (tmp_path / 'pool_jobs.py').write_text(textwrap.dedent('''
+        import os, socket, time
+        def report_and_sleep(port, seconds):
+            with socket.create_connection(('127.0.0.1', port)) as conn:
+                conn.sendall(str(os.getpid()).encode())
+            time.sleep(seconds)
+    '''))
     script = tmp_path / 'uses_pool.py'
     script.write_text(textwrap.dedent('''
-        import threading, time
+        import socket, threading, time
         from evalscope_phys.scoring.pool import get_pool, run_limited
-        if __name__ == '__main__':
-            assert run_limited(pow, 2, 5).value == 32
-            assert run_limited(time.sleep, 10, timeout=0.2).reason == 'timeout'
-            worker = threading.Thread(target=run_limited, args=(time.sleep, 60),
-                                      kwargs={'timeout': 60}, daemon=True)
-            worker.start()
-            time.sleep(0.5)
-            print(' '.join(map(str, get_pool().worker_pids())), flush=True)
+        from pool_jobs import report_and_sleep
+        assert run_limited(pow, 2, 5).value == 32
+        assert run_limited(time.sleep, 10, timeout=0.2).reason == 'timeout'
+        server = socket.create_server(('127.0.0.1', 0))
+        server.settimeout(300)
+        threading.Thread(target=run_limited, args=(report_and_sleep, server.getsockname()[1], 600),
+                         kwargs={'timeout': 600}, daemon=True).start()
+        conn, _ = server.accept()
+        busy = int(conn.recv(64))
+        print(' '.join(map(str, sorted(set(get_pool().worker_pids()) | {busy}))), flush=True)
     '''))
-    start = time.monotonic()
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
-                          cwd=str(tmp_path))
-    assert proc.returncode == 0, proc.stderr
-    assert time.monotonic() - start < 30
-    assert 'leaked' not in proc.stderr and 'Traceback' not in proc.stderr, proc.stderr
-    pids = [int(p) for p in proc.stdout.split()]
-    assert pids
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=str(tmp_path))
+    try:
+        line = proc.stdout.readline()  # blocks until the 600-s call is running in a worker
+        _, stderr = proc.communicate(timeout=60)  # far less than the call in flight
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, stderr
+    assert 'leaked' not in stderr and 'Traceback' not in stderr, stderr
+    pids = [int(p) for p in line.split()]
+    assert pids, stderr
     for pid in pids:
         assert _gone(pid), f'worker {pid} outlived its parent'
+
+
+def test_no_call_waits_past_its_deadline_with_8_threads_and_2_workers():
+    # Eight callers, two workers, jobs that never finish: waiting for a free worker and for the
+    # replacement of a killed one is inside each caller's budget. Measured against the deadline
+    # with a wide margin (the target is deadline + 1 s); queueing outside the deadline would make
+    # the last callers wait about 4 deadlines.
+    pool = WorkerPool(2)
+    try:
+        assert pool.run(pow, (2, 2), 30).value == 4  # booted: the one-time boot is not what is measured
+        deadline = 2.0
+        waits = [0.0] * 8
+        reasons = [''] * 8
+
+        def call(index: int) -> None:
+            started = time.monotonic()
+            reasons[index] = pool.run(busy_loop, (60.0,), deadline).reason
+            waits[index] = time.monotonic() - started
+
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert reasons == ['timeout'] * 8
+        assert max(waits) < deadline + 3.0, waits
+        assert pool.run(pow, (2, 3), 30).value == 8  # and the pool is healthy afterwards
+    finally:
+        pool.shutdown()
+
+
+def test_queued_calls_that_fit_their_deadline_succeed_and_the_rest_time_out():
+    pool = WorkerPool(2)
+    try:
+        assert pool.run(pow, (2, 2), 30).ok
+        deadline = 3.0
+        results = [None] * 8
+        waits = [0.0] * 8
+
+        def call(index: int) -> None:
+            started = time.monotonic()
+            results[index] = pool.run(busy_loop, (0.5,), deadline)
+            waits[index] = time.monotonic() - started
+
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert all(r.ok or r.reason == 'timeout' for r in results), results
+        assert any(r.ok for r in results)
+        assert max(waits) < deadline + 3.0, waits
+    finally:
+        pool.shutdown()
+
+
+def _run_script(path: Path, *, stdin: bool = False) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, '-'] if stdin else [sys.executable, str(path)]
+    with open(path) as handle:
+        return subprocess.run(cmd, stdin=handle if stdin else None, capture_output=True, text=True,
+                              timeout=300, cwd=str(path.parent))
+
+
+#: a user's script as people write them: no main guard, scoring at import time
+UNGUARDED_SCRIPT = '''
+from evalscope_phys.scoring import score_answer
+print(score_answer('2', '2').reason, score_answer('3', '2').reason, flush=True)
+'''
+
+
+@pytest.mark.parametrize('how', ['file without a main guard', 'python - < script'])
+def test_workers_do_not_import_the_callers_main(tmp_path, how):
+    script = tmp_path / 'score_two.py'
+    script.write_text(UNGUARDED_SCRIPT)
+    done = _run_script(script, stdin=how.startswith('python -'))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ['equivalent', 'not_equivalent'], (done.stdout, done.stderr[-2000:])
+    assert 'Traceback' not in done.stderr, done.stderr
+
+
+def test_the_one_time_boot_is_not_charged_to_the_first_call(tmp_path):
+    # A fresh interpreter: starting the forkserver and importing SymPy takes seconds on a loaded
+    # machine; the first call still gets its whole (short) budget for itself.
+    script = tmp_path / 'first_call.py'
+    script.write_text('''
+from evalscope_phys.scoring.pool import run_limited
+result = run_limited(pow, 2, 10, timeout=1.0)
+print(result.ok, result.value, flush=True)
+''')
+    done = _run_script(script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ['True', '1024'], (done.stdout, done.stderr[-2000:])

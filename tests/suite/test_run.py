@@ -84,3 +84,21 @@ def test_a_crashing_seed_does_not_stop_the_others(tmp_path):
     assert [(o.seed, o.status) for o in outcomes] == [(0, 'failed'), (1, 'ran')]
     assert 'endpoint went away' in outcomes[0].error
     assert configs[0][1]['ignore_errors'] is True  # failed requests are counted, not fatal
+
+
+def test_a_torn_cache_line_is_repaired_before_a_seed_is_resumed(tmp_path, capsys):
+    suite = make_suite()
+    configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'k'), tmp_path, suite.seeds)[:1]
+    run_suite(suite, configs, tmp_path, run_task=RecordingRunTask(incomplete_seeds={0}))
+    predictions = tmp_path / 'seed_0' / 'predictions' / 'm' / 'phybench_optics.jsonl'
+    predictions.parent.mkdir(parents=True)
+    predictions.write_bytes(b'{"index": 0}\n{"index": 1}\n{"index": 2, "mod')  # killed mid-write
+    seen = []
+
+    def run_task(cfg):
+        seen.append(predictions.read_bytes())  # what EvalScope finds when it resumes
+        RecordingRunTask()(cfg)
+
+    assert [o.status for o in run_suite(suite, configs, tmp_path, run_task=run_task)] == ['resumed']
+    assert seen == [b'{"index": 0}\n{"index": 1}\n']
+    assert 'dropped a torn last line' in capsys.readouterr().err

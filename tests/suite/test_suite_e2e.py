@@ -112,3 +112,36 @@ def test_repeats_give_pass_at_k_beside_the_mean(tmp_path, suite_file):
     assert rows['strict_acc pass@1'] == ['0.6250', '-', '1', '4']
     assert rows['strict_acc pass@2'] == ['1.0000', '-', '1', '4']
     assert 'strict_acc maj@2' in rows and 'eed pass@2' not in rows
+
+
+def replay_requests(url):
+    import urllib.request
+    with urllib.request.urlopen(url.rsplit('/v1', 1)[0] + '/stats', timeout=10) as response:
+        return json.loads(response.read())['requests']
+
+
+def test_a_torn_prediction_line_after_a_kill_is_asked_again_exactly_once(tmp_path, suite_file):
+    data = yaml.safe_load(suite_file.read_text())
+    data.update(datasets=['phybench'], seeds=[0])
+    suite_file.write_text(yaml.safe_dump(data))
+    work = tmp_path / 'out'
+    with replay_server(replay_records()) as url:
+        first = cli('suite', 'run', suite_file, '--model', 'replay', '--api-url', url, '--work-dir', work)
+        assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-4000:]
+        files = sorted((work / 'seed_0').glob('predictions/*/*.jsonl'))
+        whole = {path: path.read_bytes() for path in files}
+        records = sum(content.count(b'\n') for content in whole.values())
+        # what SIGKILL during the last write leaves: a partial last line, and a run without its report
+        target = files[-1]
+        start = whole[target].rstrip(b'\n').rfind(b'\n') + 1
+        target.write_bytes(whole[target][:start + 30])
+        for report_file in (work / 'seed_0').glob('reports/*/*.json'):
+            report_file.unlink()
+        before = replay_requests(url)
+        again = cli('suite', 'run', suite_file, '--model', 'replay', '--api-url', url, '--work-dir', work)
+        asked = replay_requests(url) - before
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-4000:]
+    assert asked == 1
+    lines = [line for path in files for line in path.read_bytes().split(b'\n') if line]
+    assert len(lines) == records and all(json.loads(line) for line in lines)  # whole lines, none glued or lost
+    assert 'dropped a torn last line' in again.stderr

@@ -1,0 +1,53 @@
+"""Append-only JSONL: a torn tail is repaired before appending, any string can be written."""
+import json
+
+import pytest
+
+from evalscope_phys.jsonl import JsonlAppender, append_record, dumps_line, read_records, repair_torn_tail
+
+# (file content, action, content afterwards)
+TAILS = [
+    (b'', 'none', b''),
+    (b'{"a": 1}\n', 'none', b'{"a": 1}\n'),
+    (b'{"a": 1}\n{"b": 2', 'dropped', b'{"a": 1}\n'),
+    (b'{"a": 1}\n{"b": 2}', 'terminated', b'{"a": 1}\n{"b": 2}\n'),
+    (b'{"b": "torn \xe2\x82', 'dropped', b''),  # cut inside a UTF-8 sequence
+    (b'{"a": 1}\n   ', 'dropped', b'{"a": 1}\n'),
+]
+
+
+@pytest.mark.parametrize('content,action,after', TAILS)
+def test_repair_torn_tail(tmp_path, content, action, after):
+    path = tmp_path / 'cache.jsonl'
+    path.write_bytes(content)
+    assert repair_torn_tail(path).action == action
+    assert path.read_bytes() == after
+
+
+def test_appending_after_a_torn_line_does_not_glue_the_next_record_to_it(tmp_path):
+    path = tmp_path / 'cache.jsonl'
+    path.write_bytes(b'{"key": "a"}\n{"key": "b", "val')
+    append_record(path, {'key': 'b', 'value': 2})
+    assert list(read_records(path)) == [{'key': 'a'}, {'key': 'b', 'value': 2}]
+
+
+def test_a_lone_surrogate_is_written_escaped_and_reads_back_the_same():
+    line = dumps_line({'gen': '\ud800 and ü'})
+    line.encode('utf-8')
+    assert json.loads(line) == {'gen': '\ud800 and ü'}
+    assert dumps_line({'gen': 'ü'}) == '{"gen": "ü"}\n'  # readable when it can be
+
+
+def test_read_records_skips_damaged_lines_and_keeps_u2028_inside_strings(tmp_path):
+    path = tmp_path / 'cache.jsonl'
+    path.write_bytes(b'{"a": "x\xe2\x80\xa8y"}\nnot json\n\n{"b": 1}\n{"c": ')
+    assert list(read_records(path)) == [{'a': 'x\u2028y'}, {'b': 1}]
+
+
+def test_appender_from_many_threads_writes_whole_lines(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = tmp_path / 'out.jsonl'
+    with JsonlAppender(path) as out, ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda i: out.append({'i': i, 'pad': 'x' * 10000}), range(200)))
+    assert sorted(r['i'] for r in read_records(path)) == list(range(200))
