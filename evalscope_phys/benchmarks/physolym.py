@@ -125,7 +125,7 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             if problem is not None:
                 record_map[problem['language']].append(problem)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(path))
+        return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem_of(self, record: Any, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
         """The record if it can become a sample, else None with the reason counted."""

@@ -2,7 +2,7 @@
 
 Why: an image path comes from a dataset record, which is data we do not control; a path such as
 ``../../etc/passwd`` or a symlink out of the folder must never be read. Figures go to the model as
-base64 data URIs through EvalScope's ``VisionLanguageAdapter._image_bytes_to_base64`` so that
+base64 data URIs through EvalScope's own converter (:func:`evalscope_phys.compat.image_bytes_to_base64`) so that
 ``dataset_args.<name>.max_image_bytes`` (e.g. ``'500kb'``) is honoured.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Iterable, List, Optional
 from evalscope.api.benchmark import VisionLanguageAdapter
 from evalscope.api.messages import ChatMessageUser, Content, ContentImage, ContentText
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import BrokenRecordError
 
 #: placeholders benchmarks leave in question text where a figure goes (``<image>``, ``<image 1>``)
@@ -48,7 +49,7 @@ def image_data_uri(adapter: VisionLanguageAdapter, path: Path) -> str:
     The MIME type is sniffed from the bytes: releases ship JPEG data under ``.png`` names.
     """
     default_format = path.suffix.lstrip('.').lower().replace('jpg', 'jpeg') or 'png'
-    return adapter._image_bytes_to_base64(path.read_bytes(), default_format=default_format, guess_mimetype=True)
+    return compat.image_bytes_to_base64(adapter, path.read_bytes(), default_format=default_format)
 
 
 def figure_message(text: str, images: Iterable[str]) -> List[ChatMessageUser]:
