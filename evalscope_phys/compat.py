@@ -276,3 +276,12 @@ def evalscope_console_handlers() -> Iterator[Any]:
             for handler in getattr(logger, 'handlers', []):
                 if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
                     yield handler
+
+
+# --------------------------------------------------------------------------- report names
+
+def report_metric_name(name: str) -> str:
+    """The name a metric gets in EvalScope's report JSON (``acc`` is written as ``accuracy``)."""
+    naming = private_module('evalscope.metrics.semantics.naming')
+    canonicalize = private(naming, 'canonicalize_producer_identity', 'evalscope.metrics.semantics.naming')
+    return canonicalize(name, 'mean').name

@@ -21,12 +21,12 @@ MIN_COVERAGE=""
 PLOTS=""
 RUN_DIRS=()
 
-usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+# usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
+usage() {
+  if [[ "${1:-2}" == 0 ]]; then sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+}
 die() { echo "score_reports: $*" >&2; exit 2; }
-
-if ! command -v jq >/dev/null 2>&1; then
-  die "jq is required but not installed (Debian/Ubuntu: sudo apt-get install jq; macOS: brew install jq)"
-fi
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -35,13 +35,16 @@ while [[ $# -gt 0 ]]; do
     --schema) SCHEMA="${2:-}"; shift 2 ;;
     --min-judge-coverage) MIN_COVERAGE="${2:-}"; shift 2 ;;
     --plots) PLOTS="${2:-}"; shift 2 ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     -*) die "unknown option $1" ;;
     *) RUN_DIRS+=("$1"); shift ;;
   esac
 done
 
 [[ ${#RUN_DIRS[@]} -gt 0 ]] || usage
+if ! command -v jq >/dev/null 2>&1; then
+  die "jq is required but not installed (Debian/Ubuntu: sudo apt-get install jq; macOS: brew install jq)"
+fi
 [[ "$FORMAT" == tsv || "$FORMAT" == markdown ]] || die "--format must be tsv or markdown, got '$FORMAT'"
 [[ -f "$SCHEMA" ]] || die "schema file not found: $SCHEMA"
 jq -e 'type == "object" and (.benchmarks | type == "object")' "$SCHEMA" >/dev/null 2>&1 \

@@ -15,6 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
+from evalscope_phys.redact import redact
+
 from .config import Suite, sub_run_name
 from .passk import write_kmetrics
 from .results import read_report
@@ -48,15 +50,6 @@ def _complete(run: Path, datasets: Sequence[str]) -> bool:
     return True
 
 
-def redact(config: Dict[str, Any]) -> Dict[str, Any]:
-    """A copy with every ``api_key`` masked, for printing and the manifest."""
-    if isinstance(config, dict):
-        return {k: ('***' if k == 'api_key' and v else redact(v)) for k, v in config.items()}
-    if isinstance(config, list):
-        return [redact(v) for v in config]
-    return config
-
-
 def resolve_task_configs(configs: Sequence[Tuple[int, Dict[str, Any]]]) -> List[str]:
     """Validate each dict through EvalScope's TaskConfig and render it as YAML (keys masked)."""
     from evalscope.config import TaskConfig
@@ -64,7 +57,7 @@ def resolve_task_configs(configs: Sequence[Tuple[int, Dict[str, Any]]]) -> List[
     rendered = []
     for seed, cfg in configs:
         task = TaskConfig.from_dict(cfg)
-        text = yaml.safe_dump(task.to_dict(), sort_keys=True, allow_unicode=True)
+        text = yaml.safe_dump(redact(task.to_dict()), sort_keys=True, allow_unicode=True)
         rendered.append(f'--- # seed {seed}\n{text}')
     return rendered
 
