@@ -146,8 +146,9 @@ def check_benchmark_name(name: str, source: str) -> None:
     if name in BENCHMARK_REGISTRY:
         return
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    hint = f'did you mean {" or ".join(repr(c) for c in close)}?' if close else \
-        '`evalscope benchmark-info` lists them.'
+    hint = '`evalscope benchmark-info` lists them.'
+    if close:
+        hint = f'did you mean {close[0]!r}?' + (f' (also close: {", ".join(close[1:])})' if close[1:] else '')
     raise SuiteConfigError(f'{source}: unknown benchmark {name!r}; {hint}')
 
 
