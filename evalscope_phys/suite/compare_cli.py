@@ -99,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
                            **asdict(result)}
                  for dataset, (paired, result) in results.items()}
     if args.json:
-        print(json.dumps(documents[None] if None in documents else {**documents, **(
+        # one comparison: the result itself; several: keyed by benchmark, plus those that could not be compared
+        single = len(documents) == 1 and not skipped
+        print(json.dumps(next(iter(documents.values())) if single else {**documents, **(
             {'skipped': skipped} if skipped else {})}, indent=2))
         return 0
     for dataset, (paired, result) in results.items():
