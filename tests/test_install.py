@@ -11,7 +11,7 @@ the development venv's editable finder nor its copy of our autoload hook is acti
 itself is installed into the fresh venv by pip (``--no-deps --ignore-installed``, built with the
 setuptools already present, no network), from a copy of the checkout; the plugin can therefore only
 work through what that install put in the fresh site-packages. The ``evalscope`` command is the same
-three-line console-script shim pip writes for EvalScope (``run_cmd()``), since EvalScope itself is not
+console-script shim pip writes for EvalScope (``run_cmd()``), since EvalScope itself is not
 reinstalled.
 """
 import json
@@ -35,7 +35,15 @@ REPLAY = ROOT / 'tests' / 'suite' / 'fixtures' / 'replay_mini.jsonl'
 DEV_SITE = sysconfig.get_paths()['purelib']
 SKIP = shutil.ignore_patterns('.venv', '.git', 'build', 'dist', 'outputs', '__pycache__', '*.egg-info', '_shipped',
                               '.pytest_cache')
-EVALSCOPE_SHIM = '#!{python}\nimport sys\nfrom evalscope.cli.cli import run_cmd\nsys.exit(run_cmd())\n'
+#: what pip writes for EvalScope's ``evalscope`` entry point
+EVALSCOPE_SHIM = '''#!{python}
+import re
+import sys
+from evalscope.cli.cli import run_cmd
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(run_cmd())
+'''
 
 
 @pytest.fixture(scope='module')

@@ -9,17 +9,34 @@
 All runs read our PhyX-layout sample and the recorded replies in ``phyx_replay.jsonl``.
 """
 import json
+import os
+import re
+import shlex
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from conftest import benchmark_adapter, load_subsets, run_evalscope_eval
 from evalscope_phys import compat, patches
-from evalscope_phys.demo import DEMO_DIR
+from evalscope_phys.demo import DEMO_DIR, demo_config, demo_records
 from evalscope_phys.serve.replay import replay_server
 
 FOLDER = DEMO_DIR / 'phyx'
 REPLAY = DEMO_DIR / 'phyx_replay.jsonl'
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def readme_mission_command() -> str:
+    """The ``evalscope eval`` command of the README's first real-model example, as written."""
+    readme = (ROOT / 'README.md').read_text()
+    section = readme[readme.index('## Using it on a real model'):]
+    block = section[section.index('```bash') + 7:section.index('```', section.index('```bash') + 7)]
+    assert 'evalscope-phys serve --demo --port 8000' in block, 'the example runs against the demo replay server'
+    command = re.search(r'^evalscope eval .*?(?<!\\)$', block, re.S | re.M).group(0)
+    return command.replace('\\\n', ' ')
 
 #: problem index -> (fixed, upstream rule mode, patched) verdict for the replies in phyx_replay.jsonl
 VERDICTS = {
@@ -110,8 +127,9 @@ def runs(tmp_path_factory):
     records = [json.loads(line) for line in REPLAY.read_text().splitlines() if line.strip()] + JUDGE_RULES
     args = {'phyx_oe': {'local_path': str(FOLDER)}}
     results = {}
+    with replay_server(demo_records(demo_config())) as url:
+        results['fixed'] = run_readme_command(url, base / 'readme')
     with replay_server(records) as url:
-        results['fixed'] = run_evalscope_eval(url, ['phyx_oe'], args, base / 'fixed')
         judge = {'models': [{'model_id': 'stub-judge', 'api_url': url, 'api_key': 'EMPTY',
                              'generation_config': {'temperature': 0.0, 'timeout': 20}}]}
         results['judged'] = run_evalscope_eval(url, ['phyx_oe'], args, base / 'judged', judge=judge)
@@ -126,6 +144,32 @@ def runs(tmp_path_factory):
     return results
 
 
+class ReadmeRun:
+    """The README command run in a folder that holds the checkout's ``evalscope_phys/`` (its relative paths)."""
+
+    def __init__(self, process, work_dir):
+        self.process, self.work_dir = process, work_dir
+
+    def reviews(self, dataset):
+        return [json.loads(line) for path in sorted(self.work_dir.rglob(f'reviews/*/{dataset}_*.jsonl'))
+                for line in path.read_text().split('\n') if line.strip()]
+
+    @property
+    def reports(self):
+        return {p.stem: json.loads(p.read_text()) for p in self.work_dir.rglob('reports/*/*.json')}
+
+
+def run_readme_command(url: str, where: Path) -> ReadmeRun:
+    where.mkdir(parents=True)
+    (where / 'evalscope_phys').symlink_to(ROOT / 'evalscope_phys')
+    command = readme_mission_command().replace('http://127.0.0.1:8000/v1', url)
+    argv = shlex.split(command)
+    argv[0] = str(Path(sys.executable).parent / 'evalscope')
+    env = {**os.environ, 'HF_HUB_OFFLINE': '1'}
+    process = subprocess.run(argv, capture_output=True, text=True, timeout=900, cwd=str(where), env=env)
+    return ReadmeRun(process, where / 'outputs')
+
+
 def verdicts(run) -> dict:
     """index -> score values; checks the truncated reply was not counted right."""
     assert run.process.returncode == 0, run.process.stderr[-3000:]
@@ -138,14 +182,17 @@ def verdicts(run) -> dict:
 
 
 @pytest.mark.e2e
-def test_fixed_without_a_judge_scores_by_rules_with_a_notice(runs):
+def test_the_readme_command_as_written_scores_phyx_oe_by_rules_with_a_notice(runs):
+    """README target: the mission command on an unpatched EvalScope, against the demo's replay server."""
     got = verdicts(runs['fixed'])
     assert {i: v['acc'] for i, v in got.items()} == {i: v[0] for i, v in VERDICTS.items()}
     assert all(v['scored'] == 1.0 for v in got.values())  # the truncated reply aside
     log = runs['fixed'].process.stdout + runs['fixed'].process.stderr
     assert log.count('phyx_oe: no judge configured') == 1
-    report = runs['fixed'].reports['phyx_oe']
-    assert report['primary_metric_identity']['name'] == 'accuracy'
+    reports = runs['fixed'].reports
+    assert reports['phyx_oe']['primary_metric_identity']['name'] == 'accuracy'
+    assert reports['phybench']['execution_summary']['succeeded'] == 14
+    assert [m['score'] for m in reports['phyx_oe']['metrics'] if m['identity']['name'] == 'accuracy'] == [0.625]
 
 
 @pytest.mark.e2e
