@@ -1,13 +1,14 @@
 """Lets an unpatched EvalScope see our benchmarks and fixes, at no cost to interpreter start-up.
 
 The ``.pth`` file runs :func:`install` at every start: it only puts a finder on ``sys.meta_path``
-(no EvalScope import, ~0.1 ms). The finder waits for three EvalScope modules and runs one hook right
+(no EvalScope import, ~0.1 ms). The finder waits for four EvalScope modules and runs one hook right
 after each has executed, before anything else can use it:
 
 - ``evalscope.benchmarks``: wrap its lazy registry's resolvers so that our names resolve by importing
   just our module, and a full listing (``benchmark-info``) includes ours. If EvalScope was patched to
   read entry points itself (``evalscope-phys patches apply``), this hook steps aside.
-- ``evalscope.utils.argument_utils``: mask every credential-looking header in configs and logs.
+- ``evalscope.utils.argument_utils`` and ``evalscope.config``: mask every credential-looking header
+  (model and judge) in configs, logs and reports.
 - ``evalscope.benchmarks.phyx.phyx_adapter``: score upstream ``phyx_oe`` by our rules when the installed
   EvalScope lacks the fix.
 
@@ -41,6 +42,12 @@ def _hook_headers(module):
     compat.mask_secret_headers(module)
 
 
+def _hook_config(module):
+    from evalscope_phys import compat
+
+    compat.mask_secret_judge_headers(module)
+
+
 def _hook_phyx(module):
     from evalscope_phys import compat
 
@@ -51,6 +58,7 @@ def _hook_phyx(module):
 HOOKS = {
     TARGET: ('register physics benchmarks', _hook_discovery),
     'evalscope.utils.argument_utils': ('mask credential headers', _hook_headers),
+    'evalscope.config': ('mask credential headers of judge models', _hook_config),
     'evalscope.benchmarks.phyx.phyx_adapter': ('fix phyx_oe rule scoring', _hook_phyx),
 }
 

@@ -265,17 +265,47 @@ def mask_secret_headers(argument_utils: ModuleType) -> None:
             module.secretize_auth_headers = secretize_auth_headers
 
 
-# --------------------------------------------------------------------------- logging
+def secretize_headers(value: Any, in_headers: bool = False) -> Any:
+    """A copy of ``value`` whose credential-looking header values (inside ``*headers`` maps) are ``SecretStr``."""
+    from pydantic import SecretStr
 
-def evalscope_console_handlers() -> Iterator[Any]:
-    """The stream (console) handlers of EvalScope's loggers, which ``get_logger`` sets up itself."""
-    import logging
+    from evalscope_phys.redact import is_header_map, is_secret_header
 
-    for name, logger in list(logging.root.manager.loggerDict.items()):
-        if name == 'evalscope' or name.startswith('evalscope.'):
-            for handler in getattr(logger, 'handlers', []):
-                if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
-                    yield handler
+    if isinstance(value, dict):
+        return {key: (SecretStr(item) if in_headers and isinstance(item, str) and is_secret_header(key)
+                      else secretize_headers(item, is_header_map(key))) for key, item in value.items()}
+    if isinstance(value, list):
+        return [secretize_headers(item, in_headers) for item in value]
+    return value
+
+
+def mask_secret_judge_headers(config_module: ModuleType) -> None:
+    """Mask credential headers of judge models and ``model_args`` too (EvalScope keeps them as plain dicts).
+
+    ``judge.models[].generation_config`` is a plain dict in EvalScope's ``JudgeModelConfig``, so its
+    ``extra_headers`` reached ``task_config.yaml``, the log and the report in clear. Two EvalScope functions
+    see every such dict before it is stored: ``TaskConfig._migrate_judge_keys`` (called while a config is
+    validated) and ``_secretize_api_keys`` (``TaskConfig.update`` and ``model_args``); both are wrapped to
+    wrap header values in ``SecretStr``, which EvalScope unwraps when it builds a request.
+    """
+    task_config = private(config_module, 'TaskConfig', 'evalscope.config')
+    migrate = private(task_config, '_migrate_judge_keys', 'evalscope.config.TaskConfig')
+    secretize = private(config_module, '_secretize_api_keys', 'evalscope.config')
+    if getattr(migrate, 'evalscope_phys', False):
+        return
+
+    def migrate_judge_keys(values):
+        migrate(values)
+        for key in ('judge', 'model_args', 'generation_config'):
+            if isinstance(values.get(key), dict):
+                values[key] = secretize_headers(values[key])
+
+    def secretize_api_keys(value):
+        return secretize(secretize_headers(value))
+
+    migrate_judge_keys.evalscope_phys = secretize_api_keys.evalscope_phys = True
+    task_config._migrate_judge_keys = staticmethod(migrate_judge_keys)
+    config_module._secretize_api_keys = secretize_api_keys
 
 
 # --------------------------------------------------------------------------- report names

@@ -23,7 +23,8 @@ def is_secret_header(name: Any) -> bool:
     return bool(SECRET_HEADER_RE.search(str(name)))
 
 
-def _is_header_map(key: Any) -> bool:
+def is_header_map(key: Any) -> bool:
+    """True for a config key that holds HTTP headers (``extra_headers``, ``default_headers``)."""
     return str(key).lower().replace('-', '_').endswith('headers')
 
 
@@ -31,7 +32,7 @@ def redact(config: Any, in_headers: bool = False) -> Any:
     """A copy of ``config`` with ``api_key`` values and credential-looking headers masked.
 
     Header names are judged only inside a mapping named ``*headers`` (``extra_headers``,
-    ``default_headers``), so ordinary keys such as ``max_tokens`` stay readable.
+    ``default_headers``, see :func:`is_header_map`), so ordinary keys such as ``max_tokens`` stay readable.
     """
     if isinstance(config, dict):
         out = {}
@@ -40,7 +41,7 @@ def redact(config: Any, in_headers: bool = False) -> Any:
             if secret and value not in (None, '') and not isinstance(value, (dict, list)):
                 out[key] = MASK
             else:
-                out[key] = redact(value, in_headers=_is_header_map(key))
+                out[key] = redact(value, in_headers=is_header_map(key))
         return out
     if isinstance(config, list):
         return [redact(value, in_headers) for value in config]

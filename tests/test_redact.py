@@ -54,3 +54,17 @@ def test_evalscope_masks_every_credential_header_once_the_hook_ran():
     assert dumped == {'api-key': '**********', 'X-Custom-Token': '**********', 'Authorization': '**********',
                       'X-Trace': 'seen'}
     assert get_secret_value(config.extra_headers) == headers, 'the request itself still carries the values'
+
+
+def test_judge_model_headers_are_masked_in_dumps_and_intact_for_requests():
+    from evalscope.config import TaskConfig
+    from evalscope.utils.argument_utils import get_secret_value
+
+    headers = {'api-key': 'judge-secret', 'X-Trace': 'seen'}
+    config = TaskConfig.from_dict({'model': 'm', 'api_url': 'http://127.0.0.1:1/v1', 'judge': {'models': [
+        {'model_id': 'j', 'api_url': 'http://127.0.0.1:2/v1', 'generation_config': {'extra_headers': headers}}]}})
+    judge = config.judge.models[0]
+    assert get_secret_value(judge.generation_config) == {'extra_headers': headers}
+    dumped = config.to_dict()['judge']['models'][0]['generation_config']['extra_headers']
+    assert dumped == {'api-key': '**********', 'X-Trace': 'seen'}
+    assert 'judge-secret' not in str(config)

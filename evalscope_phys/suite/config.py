@@ -2,7 +2,8 @@
 
 A suite YAML names datasets and the settings they share (generation, judge, seeds); each dataset's
 ``dataset_args`` live in ``<name>.yaml`` so a benchmark owner edits one file, found in ``--datasets-dir``,
-next to the suite, in ``../datasets`` beside its folder, or in the package (:func:`dataset_yaml_dirs`).
+next to the suite (or in a ``datasets/`` folder there), in ``../datasets`` beside its folder, or in the
+package (:func:`dataset_yaml_dirs`).
 A suite is a path, or the name of a packaged suite (``text``, ``vision``, ``all``). Model,
 endpoint and keys never come from the YAML: they come from flags or ``EVALSCOPE_PHYS_*`` variables,
 so a committed suite cannot leak a key or silently point at someone's endpoint.
@@ -117,7 +118,7 @@ def dataset_yaml_dirs(suite_path: Path, datasets_dir: Optional[os.PathLike] = No
     """Where ``<name>.yaml`` dataset files are looked for, in order (existing folders only)."""
     suite_dir = suite_path.resolve().parent
     candidates = [Path(datasets_dir)] if datasets_dir else []
-    candidates += [suite_dir, suite_dir.parent / 'datasets']
+    candidates += [suite_dir, suite_dir / 'datasets', suite_dir.parent / 'datasets']
     root = packaged_yamls()
     if root is not None:
         candidates.append(root / 'datasets')
