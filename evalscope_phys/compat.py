@@ -21,7 +21,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 #: the EvalScope release every private name below was read from
 SUPPORTED_VERSION = '1.14.1'
