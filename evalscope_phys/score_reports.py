@@ -19,18 +19,18 @@ from evalscope_phys.resources import resource_file
 JQ_HINT = 'jq is required (Debian/Ubuntu: sudo apt-get install jq; macOS: brew install jq; or conda install jq)'
 
 
-def missing_tool() -> Optional[str]:
-    """Why the scorer cannot run here, or None."""
+def missing_tool(need_jq: bool = True) -> Optional[str]:
+    """Why the scorer cannot run here, or None (``--help`` needs only bash)."""
     if shutil.which('bash') is None:
         return 'bash is required to run the report scorer'
-    if shutil.which('jq') is None:
+    if need_jq and shutil.which('jq') is None:
         return JQ_HINT
     return None
 
 
 def score_reports(arguments: List[str], capture: bool = False) -> subprocess.CompletedProcess:
     """Run the bash scorer with ``arguments``; its exit code is the scorer's (2 = usage or missing tool)."""
-    problem = missing_tool()
+    problem = missing_tool(need_jq=not {'-h', '--help'} & set(arguments))
     if problem is not None:
         return subprocess.CompletedProcess(arguments, 2, '', f'score-reports: {problem}\n')
     script = resource_file('scripts', 'score_reports.sh')
