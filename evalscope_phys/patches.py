@@ -181,15 +181,22 @@ def write_all(changes: Dict[Path, Tuple[str, str]], keep_backup: bool) -> None:
             _write_atomically(target, new)
             written.append(target)
     except OSError as exc:
+        unrestored = []
         for target in written:
             try:
                 _write_atomically(target, changes[target][0])
             except OSError:
+                unrestored.append(str(target))
+        for backup in backups if not unrestored else ():  # the backups are the way back if a restore failed
+            try:
+                backup.unlink(missing_ok=True)
+            except OSError:
                 pass
-        for backup in backups:
-            backup.unlink(missing_ok=True)
-        raise PatchError(f'writing {exc.filename or target} failed ({exc.strerror or exc}); every file was '
-                         f'restored, nothing was changed.') from None
+        failed = f'writing {exc.filename or target} failed ({exc.strerror or exc})'
+        if unrestored:  # cannot happen for a read-only tree (checked first); say so if the disk fails twice
+            raise PatchError(f'{failed}, and restoring {", ".join(unrestored)} failed too: copy '
+                             f'<file>.orig back over each of them.') from None
+        raise PatchError(f'{failed}; every file was restored, nothing was changed.') from None
     if not keep_backup:
         for target, (_, new) in changes.items():
             backup = backup_path(target)
