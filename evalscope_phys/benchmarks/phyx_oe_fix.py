@@ -67,6 +67,11 @@ class RuleScoredPhyXOE(RulesFirstJudgeMixin, PhyXLocalLoading):
 
 
 def fixed_adapter_class(upstream: type) -> type:
-    """A subclass of upstream's ``PhyXOEAdapter`` with :class:`RuleScoredPhyXOE` first in its MRO."""
+    """A subclass of upstream's ``PhyXOEAdapter`` with :class:`RuleScoredPhyXOE` first in its MRO.
+
+    It keeps upstream's ``__module__``: EvalScope's ``benchmark-info --update-index`` records
+    ``data_adapter.__module__`` as the module that registers ``phyx_oe``, and that must stay upstream's.
+    """
     return type(upstream.__name__, (RuleScoredPhyXOE, upstream), {
-        '__module__': __name__, '__qualname__': upstream.__qualname__, '__doc__': __doc__.splitlines()[0]})
+        '__module__': upstream.__module__, '__qualname__': upstream.__qualname__,
+        '__doc__': __doc__.splitlines()[0]})
