@@ -1,10 +1,18 @@
-"""Lets an unpatched EvalScope see our benchmarks, at no cost to interpreter start-up.
+"""Lets an unpatched EvalScope see our benchmarks and fixes, at no cost to interpreter start-up.
 
-The ``.pth`` file runs :func:`install` at every start: it only puts a finder on
-``sys.meta_path`` (no EvalScope import, ~0.1 ms). When ``evalscope.benchmarks`` is first
-imported, the finder wraps its lazy registry's resolvers so that our names resolve by importing
-just our module, and a full listing (``benchmark-info``) includes ours. If EvalScope was patched
-to read entry points itself (``evalscope-phys patches apply``), the hook steps aside.
+The ``.pth`` file runs :func:`install` at every start: it only puts a finder on ``sys.meta_path``
+(no EvalScope import, ~0.1 ms). The finder waits for four EvalScope modules and runs one hook right
+after each has executed, before anything else can use it:
+
+- ``evalscope.benchmarks``: wrap its lazy registry's resolvers so that our names resolve by importing
+  just our module, and a full listing (``benchmark-info``) includes ours. If EvalScope was patched to
+  read entry points itself (``evalscope-phys patches apply``), this hook steps aside.
+- ``evalscope.utils.argument_utils`` and ``evalscope.config``: mask every credential-looking header
+  (model and judge) in configs, logs and reports.
+- ``evalscope.benchmarks.phyx.phyx_adapter``: score upstream ``phyx_oe`` by our rules when the installed
+  EvalScope lacks the fix.
+
+The private EvalScope names these hooks touch are all in :mod:`evalscope_phys.compat`.
 """
 import importlib
 import sys
@@ -21,53 +29,106 @@ def _warn(message):
     warnings.warn(message, stacklevel=3)
 
 
-class _BenchmarksFinder:
-    """One-shot meta path finder: wraps the loader of ``evalscope.benchmarks``, then removes itself."""
+def _hook_discovery(module):
+    from evalscope_phys.errors import install_excepthook
+
+    install_excepthook()
+    plug_into(module)
+
+
+def _hook_headers(module):
+    from evalscope_phys import compat
+
+    compat.mask_secret_headers(module)
+
+
+def _hook_config(module):
+    from evalscope_phys import compat
+
+    compat.mask_secret_judge_headers(module)
+
+
+def _hook_phyx(module):
+    from evalscope_phys import compat
+
+    compat.fix_phyx_oe(module)
+
+
+#: module -> (what the hook does, the hook); each runs once, right after the module executes
+HOOKS = {
+    TARGET: ('register physics benchmarks', _hook_discovery),
+    'evalscope.utils.argument_utils': ('mask credential headers', _hook_headers),
+    'evalscope.config': ('mask credential headers of judge models', _hook_config),
+    'evalscope.benchmarks.phyx.phyx_adapter': ('fix phyx_oe rule scoring', _hook_phyx),
+}
+
+
+def _run_hook(name, module):
+    what, hook = HOOKS[name]
+    try:
+        hook(module)
+    except Exception as exc:  # a broken plugin must never break EvalScope itself
+        _warn(f'evalscope-phys: could not {what}: {exc}')
+
+
+class _EvalScopeFinder:
+    """Meta path finder: wraps the loaders of the hooked modules; removes itself when all have run."""
+
+    def __init__(self):
+        self.pending = set(HOOKS)
 
     def find_spec(self, fullname, path, target=None):
-        if fullname != TARGET:
+        if fullname not in self.pending:
             return None
-        _remove_finder()
-        from importlib.util import find_spec
-
-        spec = find_spec(fullname)
+        self.pending.discard(fullname)
+        if not self.pending:
+            _remove_finder()
+        spec = None
+        for finder in list(sys.meta_path):
+            if finder is self or not hasattr(finder, 'find_spec'):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _HookedLoader(spec.loader)
+        spec.loader = _HookedLoader(spec.loader, fullname)
         return spec
 
 
 class _HookedLoader:
-    """Runs the real loader, then plugs our resolvers into the freshly built registry."""
+    """Runs the real loader, then the module's hook."""
 
-    def __init__(self, loader) -> None:
+    def __init__(self, loader, name) -> None:
         self._loader = loader
+        self._name = name
 
     def create_module(self, spec):
         return self._loader.create_module(spec)
 
     def exec_module(self, module) -> None:
         self._loader.exec_module(module)
-        try:
-            plug_into(module)
-        except Exception as exc:  # a broken plugin must never break EvalScope itself
-            _warn(f'evalscope-phys: could not register physics benchmarks: {exc!r}')
+        _run_hook(self._name, module)
 
     def __getattr__(self, name):
         return getattr(self._loader, name)
 
 
 def _remove_finder() -> None:
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _BenchmarksFinder)]
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _EvalScopeFinder)]
 
 
 def install() -> None:
-    """Called from the ``.pth`` file; cheap and idempotent."""
-    if TARGET in sys.modules:
-        plug_into(sys.modules[TARGET])
+    """Called from the ``.pth`` file; cheap and idempotent. Modules already imported are hooked now."""
+    if any(isinstance(f, _EvalScopeFinder) for f in sys.meta_path):
         return
-    if not any(isinstance(f, _BenchmarksFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _BenchmarksFinder())
+    finder = _EvalScopeFinder()
+    for name in HOOKS:
+        if name in sys.modules:
+            finder.pending.discard(name)
+            _run_hook(name, sys.modules[name])
+    if finder.pending:
+        sys.meta_path.insert(0, finder)
 
 
 def plug_into(benchmarks_module) -> bool:
@@ -76,13 +137,12 @@ def plug_into(benchmarks_module) -> bool:
         return False
     from evalscope.api.registry import BENCHMARK_REGISTRY
 
+    from evalscope_phys import compat
     from evalscope_phys.registration import BENCHMARK_MODULES
 
     if getattr(BENCHMARK_REGISTRY, '_evalscope_phys_plugged', False):
         return False
-    resolve_one = BENCHMARK_REGISTRY._resolve_one
-    resolve_all = BENCHMARK_REGISTRY._resolve_all
-    indexed_module = BENCHMARK_REGISTRY._indexed_module
+    resolve_one, resolve_all, indexed_module = compat.registry_resolvers(BENCHMARK_REGISTRY)
     ours = {name: module for name, module in BENCHMARK_MODULES.items() if not indexed_module(name)}
     for name in set(BENCHMARK_MODULES) - set(ours):
         _warn(f'evalscope-phys: {name!r} is a built-in EvalScope benchmark; ours is not registered.')

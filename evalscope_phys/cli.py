@@ -1,6 +1,7 @@
 """``evalscope-phys``: one entry point whose sub-commands live next to the code they drive.
 
-Each sub-command module exposes ``add_arguments(parser)`` and ``run(args) -> int``; modules are
+Each sub-command module exposes ``add_arguments(parser)`` and ``run(args) -> int`` (or, with
+``PASSTHROUGH = True``, ``run_argv(argv) -> int`` for a command with its own option parser); modules are
 imported only when their command runs, so ``evalscope-phys --help`` stays fast.
 """
 from __future__ import annotations
@@ -20,7 +21,9 @@ COMMANDS = {
     'error-analysis': ('evalscope_phys.analysis.cli',
                        'where each wrong solution in a run first goes wrong (PP / RR), by an LLM judge'),
     'audit': ('evalscope_phys.audit.cli', 'three-stage train/test contamination audit (n-gram, embedding, judge)'),
-    'patches': ('evalscope_phys.patches', 'apply or check our patches to the installed EvalScope'),
+    'score-reports': ('evalscope_phys.score_reports',
+                      'check run reports against the schema and print benchmark x metric mean +- std over seeds'),
+    'patches': ('evalscope_phys.patches', 'apply, check or revert our patches to the installed EvalScope'),
 }
 
 
@@ -39,6 +42,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0 if not argv or argv[0] in ('-h', '--help') else 2
     name = argv[0]
     module = importlib.import_module(COMMANDS[name][0])
+    if getattr(module, 'PASSTHROUGH', False):
+        return int(module.run_argv(argv[1:]) or 0)
     parser = argparse.ArgumentParser(prog=f'evalscope-phys {name}', description=COMMANDS[name][1])
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(argv[1:])) or 0)

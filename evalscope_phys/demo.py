@@ -2,7 +2,9 @@
 
 It starts the replay server on 127.0.0.1 with recorded answers (right, rewritten, partly wrong,
 wrong, unboxed, truncated), runs the real ``evalscope eval`` CLI against it, prints one table of
-the report metrics and exits non-zero if any sample failed or any report is missing.
+the report metrics and exits non-zero if any sample failed or any report is missing. EvalScope's
+own output (~1,400 lines) goes to ``<work dir>/evalscope.log``; the terminal shows one line per
+finished benchmark, then the table (``--verbose`` streams everything).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List
+from typing import IO, Any, Dict, List
 
 import yaml
 
@@ -31,6 +33,15 @@ def demo_config(select: List[str] = ()) -> Dict:
             raise SystemExit(f'no demo data for {sorted(unknown)}; choose from {sorted(config["benchmarks"])}')
         config['benchmarks'] = {k: v for k, v in config['benchmarks'].items() if k in select}
     return config
+
+
+def demo_records(config: Dict) -> List[Dict[str, Any]]:
+    """The recorded answers of every benchmark in ``config`` (what ``serve --demo`` plays back)."""
+    records = []
+    for spec in config['benchmarks'].values():
+        text = (DEMO_DIR / spec['replay']).read_text(encoding='utf-8')
+        records.extend(json.loads(line) for line in text.split('\n') if line.strip())  # not splitlines: U+2028
+    return records
 
 
 def eval_command(config: Dict, api_url: str, work_dir: Path) -> List[str]:
@@ -58,28 +69,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--work-dir', type=Path, default=None, help='where EvalScope writes (default: a temp dir)')
     parser.add_argument('--datasets', nargs='*', default=[], help='only these demo benchmarks')
     parser.add_argument('--faults', default=None, help='inject replay-server faults, e.g. "3:500" (see serve --help)')
+    parser.add_argument('--verbose', action='store_true', help="stream EvalScope's log to the terminal too")
+
+
+#: EvalScope log lines worth a terminal line: a benchmark finished, or our one-line errors
+FINISHED = 'evaluation finished.'
+
+
+def run_logged(command: List[str], log_path: Path, verbose: bool, total: int, out: IO[str] = sys.stderr) -> int:
+    """Run ``command`` with its output in ``log_path``; echo progress (or everything with ``verbose``)."""
+    done = 0
+    with open(log_path, 'w', encoding='utf-8', errors='replace') as log, \
+            subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             errors='replace') as process:
+        for line in process.stdout:
+            log.write(line)
+            if verbose:
+                out.write(line)
+            elif FINISHED in line and 'Benchmark ' in line:
+                done += 1
+                name = line.split('Benchmark ', 1)[1].split(' ', 1)[0]
+                print(f'[demo] {done}/{total} {name} done', file=out, flush=True)
+            elif line.startswith('evalscope-phys: '):
+                out.write('[demo] ' + line)
+    return process.returncode
 
 
 def run(args: argparse.Namespace) -> int:
     config = demo_config(args.datasets)
     work_dir = args.work_dir or Path(tempfile.mkdtemp(prefix='evalscope-phys-demo-'))
     work_dir.mkdir(parents=True, exist_ok=True)
-    records = []
-    for spec in config['benchmarks'].values():
-        text = (DEMO_DIR / spec['replay']).read_text(encoding='utf-8')
-        records.extend(json.loads(line) for line in text.split('\n') if line.strip())  # not splitlines: U+2028
     # kept in the work dir, so the same answers can be served again with `evalscope-phys serve --replay`
-    replay_file = write_records(records, work_dir / 'replay.jsonl')
+    replay_file = write_records(demo_records(config), work_dir / 'replay.jsonl')
+    log_path = work_dir / 'evalscope.log'
     with replay_server(replay_file, faults=args.faults) as url:
-        print(f'[demo] replay server at {url}; running: evalscope eval --datasets {" ".join(config["benchmarks"])}',
-              file=sys.stderr, flush=True)
-        result = subprocess.run([sys.executable, '-m', 'evalscope.cli.cli', *eval_command(config, url, work_dir)[1:]])
+        print(f'[demo] replay server at {url}; running: evalscope eval --datasets {" ".join(config["benchmarks"])}'
+              f'\n[demo] EvalScope log: {log_path}', file=sys.stderr, flush=True)
+        command = [sys.executable, '-m', 'evalscope.cli.cli', *eval_command(config, url, work_dir)[1:]]
+        returncode = run_logged(command, log_path, args.verbose, len(config['benchmarks']))
     reports = load_reports(work_dir)
-    print(format_table(reports))
     problems = report_problems(reports, expected=list(config['benchmarks']))
-    if result.returncode != 0:
-        problems.insert(0, f'evalscope eval exited with {result.returncode}')
+    if returncode != 0:
+        problems.insert(0, f'evalscope eval exited with {returncode} (see {log_path})')
     for problem in problems:
         print(f'[demo] FAILED: {problem}', file=sys.stderr)
-    print(f'[demo] outputs in {work_dir}', file=sys.stderr)
+    print(f'[demo] outputs in {work_dir}; EvalScope log: {log_path}', file=sys.stderr, flush=True)
+    print(format_table(reports), flush=True)
     return 1 if problems else 0

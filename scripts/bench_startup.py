@@ -4,6 +4,7 @@
 Prints the median over repeated fresh interpreters. Targets: hook < 5 ms; resolve < 200 ms after
 evalscope is imported, with no built-in adapter module loaded.
 """
+import argparse
 import os
 import statistics
 import subprocess
@@ -41,7 +42,9 @@ def measure(code: str, runs: int, flags=()) -> list:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('runs', nargs='?', type=int, default=15, help='fresh interpreters per measurement (default 15)')
+    runs = parser.parse_args().runs
     import evalscope_phys
 
     package_parent = str(Path(evalscope_phys.__file__).resolve().parents[1])

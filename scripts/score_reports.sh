@@ -30,13 +30,12 @@ CI_SEED=0
 COMPARE=""
 RUN_DIRS=()
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
-help() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; }
+# usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
+usage() {
+  if [[ "${1:-2}" == 0 ]]; then sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
+  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+}
 die() { echo "score_reports: $*" >&2; exit 2; }
-
-if ! command -v jq >/dev/null 2>&1; then
-  die "jq is required but not installed (Debian/Ubuntu: sudo apt-get install jq; macOS: brew install jq)"
-fi
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -48,13 +47,16 @@ while [[ $# -gt 0 ]]; do
     --ci) CI=1; shift ;;
     --ci-seed) CI_SEED="${2:-}"; shift 2 ;;
     --compare-upstream) COMPARE=1; shift ;;
-    -h|--help) help ;;
+    -h|--help) usage 0 ;;
     -*) die "unknown option $1" ;;
     *) RUN_DIRS+=("$1"); shift ;;
   esac
 done
 
 [[ ${#RUN_DIRS[@]} -gt 0 ]] || usage
+if ! command -v jq >/dev/null 2>&1; then
+  die "jq is required but not installed (Debian/Ubuntu: sudo apt-get install jq; macOS: brew install jq)"
+fi
 [[ "$FORMAT" == tsv || "$FORMAT" == markdown ]] || die "--format must be tsv or markdown, got '$FORMAT'"
 [[ -f "$SCHEMA" ]] || die "schema file not found: $SCHEMA"
 jq -e 'type == "object" and (.benchmarks | type == "object")' "$SCHEMA" >/dev/null 2>&1 \

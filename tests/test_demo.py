@@ -18,6 +18,10 @@ def test_demo_prints_the_table_for_every_bundled_benchmark(tmp_path):
 
     result = demo('--work-dir', str(tmp_path / 'demo'))
     assert result.returncode == 0, result.stderr[-3000:]
+    log = tmp_path / 'demo' / 'evalscope.log'
+    assert f'EvalScope log: {log}' in result.stderr and 'Running[eval]' in log.read_text()
+    assert len(result.stderr.splitlines()) < 20, 'a calm terminal: progress lines only'
+    assert result.stdout.rstrip().endswith('|'), 'the table comes last'
     benchmarks = yaml.safe_load((DEMO_DIR / 'demo.yaml').read_text())['benchmarks']
     for name in benchmarks:
         assert f'| {name} |' in result.stdout, name

@@ -97,5 +97,6 @@ def test_patch_is_idempotent_and_reports_applied(sites):
 def test_patch_touches_only_upstream_evalscope_files():
     text = (Path(patches.available_patches()[0]).parent / PATCH_NAME).read_text()
     targets = [line[4:] for line in text.splitlines() if line.startswith(('--- ', '+++ '))]
-    assert targets == ['a/evalscope/benchmarks/phyx/utils.py', 'b/evalscope/benchmarks/phyx/utils.py']
+    assert targets == ['a/evalscope/benchmarks/phyx/utils.py', 'b/evalscope/benchmarks/phyx/utils.py',
+                       'a/evalscope/benchmarks/phyx/phyx_adapter.py', 'b/evalscope/benchmarks/phyx/phyx_adapter.py']
     assert 'evalscope_phys' not in text

@@ -104,14 +104,17 @@ def test_with_patch_applied_entry_points_serve_and_hook_steps_aside(patched_site
     assert hook.stdout.strip() == 'False', hook.stderr
 
 
-def test_wheel_ships_the_pth_file_and_patches(tmp_path):
+def test_wheel_ships_the_pth_file_and_the_top_level_resources(tmp_path):
     result = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '-q', '-w',
                              str(tmp_path), str(ROOT)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     wheel = next(tmp_path.glob('evalscope_phys-*.whl'))
     names = zipfile.ZipFile(wheel).namelist()
     assert 'evalscope_phys_autoload.pth' in names
-    assert any(n.startswith('evalscope_phys/_patches/') and n.endswith('.patch') for n in names)
+    shipped = {n[len('evalscope_phys/_shipped/'):] for n in names if n.startswith('evalscope_phys/_shipped/')}
+    sources = {str(p.relative_to(ROOT)) for folder in ('yamls', 'patches') for p in (ROOT / folder).rglob('*')
+               if p.is_file()} | {'scripts/score_reports.sh', 'scripts/report_schema.json'}
+    assert shipped == sources
 
 
 def test_benchmark_info_cli_describes_our_benchmark():

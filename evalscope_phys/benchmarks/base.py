@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map, resolve_snapshot_or_local_path
 from evalscope.utils import get_logger
 
+from evalscope_phys.errors import UserFacingError
 from evalscope_phys.scoring.metrics import register_metric_semantics
 
 logger = get_logger()
@@ -28,8 +29,12 @@ HUB_HOSTS = {
 }
 
 
-class DatasetUnavailableError(RuntimeError):
+class DatasetUnavailableError(UserFacingError, RuntimeError):
     """Raised once, with what to do, when neither a local path nor the hub can provide the data."""
+
+
+class NothingToEvaluateError(DatasetUnavailableError):
+    """Every row was excluded (or none matched the chosen subsets): a run would score nothing."""
 
 
 class BrokenRecordError(ValueError):
@@ -118,15 +123,38 @@ def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
                            ', '.join(map(str, ids[:10])), ' ...' if len(ids) > 10 else '')
 
 
-def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]],
-                    location: Any) -> Tuple[DatasetDict, None]:
+def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]],
+                                skipped: Optional[Dict[str, List[str]]], location: Any) -> None:
+    """Raise :class:`NothingToEvaluateError`, naming the exclusion reasons, when no subset kept a row.
+
+    Why: EvalScope logs "No samples found" and exits 0 for an empty benchmark, so a run on the wrong
+    file (PHYBench's question-only release) would look like a success with nothing in it.
+    """
+    if any(record_map.values()):
+        return
+    reasons = {reason: len(ids) for reason, ids in (skipped or {}).items() if ids}
+    subsets = sorted(record_map)
+    if reasons:
+        why = '; '.join(f'{count} {reason}' for reason, count in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        detail = f'{sum(reasons.values())} record(s) excluded ({why}) and none left in the subsets {subsets}'
+    else:
+        detail = f'no record belongs to the chosen subsets {subsets}'
+    raise NothingToEvaluateError(
+        f'{benchmark}: nothing to evaluate in {location}: {detail}. Point '
+        f'dataset_args.{benchmark}.local_path at a file with scorable rows, or choose other subsets.')
+
+
+def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any,
+                    skipped: Optional[Dict[str, List[str]]] = None) -> Tuple[DatasetDict, None]:
     """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
 
+    Stops with one message naming the exclusion reasons (``skipped``) when nothing is left to evaluate.
     Also starts booting the scoring workers (without waiting): scoring follows the first answers,
     and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
     """
     from evalscope_phys.scoring.pool import start_pool
 
+    check_something_to_evaluate(adapter.name, record_map, skipped, location)
     start_pool()
     return build_dataset_dict_from_record_map(
         record_map=record_map,

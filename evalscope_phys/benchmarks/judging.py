@@ -59,6 +59,7 @@ from evalscope.api.metric import Score
 from evalscope.constants import JudgeStrategy, ScoreStatus, ScoringPolicy
 from pydantic import BaseModel
 
+from evalscope_phys import compat
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT
 from evalscope_phys.scoring.units import parse_unit
 from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
@@ -240,7 +241,7 @@ class RulesFirstJudgeMixin:
             return False
         if strategy in (JudgeStrategy.LLM, JudgeStrategy.LLM_RECALL):
             return True
-        return bool(self._judge_config.models)
+        return bool(compat.judge_models(self))
 
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """The answers to judge: by default the one answer whose verdict is in ``rule_score.metadata``."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -15,6 +16,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import (
     EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_records,
     records_dataset,
@@ -110,7 +112,7 @@ class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
         files = data_files(root)
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(root))
+        return records_dataset(self, record_map, str(root), skipped=skipped)
 
     @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
@@ -119,7 +121,7 @@ class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
         prompt = self.prompt_template.format(question=question, answer_hint=answer_hint(alternatives[0]))
         content: List[Any] = [ContentText(text=prompt)]
         if record['_subset'] == WITH_IMAGES:
-            content += [ContentImage(image=image) for image in record_images(record, self._image_bytes_to_base64)]
+            content += [ContentImage(image=image) for image in record_images(record, functools.partial(compat.image_bytes_to_base64, self))]
         return Sample(
             input=[ChatMessageUser(content=content)],
             target=', '.join(p.reference for p in alternatives[0]),

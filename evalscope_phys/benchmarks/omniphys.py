@@ -266,7 +266,7 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
             if subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(path))
+        return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem(self, record: Any) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

@@ -95,7 +95,7 @@ class PHYBenchAdapter(DefaultDataAdapter):
             elif subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(path))
+        return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         return Sample(

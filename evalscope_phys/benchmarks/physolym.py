@@ -162,7 +162,7 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             logger.warning('%s: %d reference solution(s) state no final answer the engine can read; they are judged '
                            'against the full solution, or unscored without a judge (ids: %s%s)', self.name,
                            len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
-        return records_dataset(self, record_map, str(path))
+        return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem_of(self, record: Any, row: int, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
         """The normalised record if it can become a sample, else None with the reason counted."""

@@ -173,7 +173,7 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             else:
                 record_map[problem['difficulty']].append(problem)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, location)
+        return records_dataset(self, record_map, location, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

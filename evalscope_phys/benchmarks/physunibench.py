@@ -11,8 +11,8 @@ from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
-from evalscope.utils.multi_choices import parse_answers
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
@@ -139,7 +139,7 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
             logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
                            'they are judged against the full solution, or unscored without a judge (ids: %s%s)',
                            self.name, len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
-        return records_dataset(self, record_map, str(root))
+        return records_dataset(self, record_map, str(root), skipped=skipped)
 
     def _problem(self, record: Any, subset: str) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""
@@ -188,7 +188,7 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
         return verdict_score(verdict, original_prediction, metrics=(STRICT, LENIENT), main=LENIENT)
 
     def _choice_score(self, prediction: str, reference: str, task_state: TaskState) -> Score:
-        chosen = sorted(parse_answers(task_state, completion=prediction or ''))
+        chosen = sorted(compat.parse_choice_answers(task_state, completion=prediction or ''))
         correct = float(chosen == [reference])
         score = Score(prediction=prediction, extracted_prediction=''.join(chosen),
                       value={STRICT: correct, LENIENT: correct, SCORED: 1.0})

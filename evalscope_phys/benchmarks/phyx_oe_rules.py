@@ -1,42 +1,25 @@
 """PhyX open-ended, scored by our units-aware rules first and an LLM judge only for what they cannot decide."""
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict
 
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
+
+from evalscope.api.benchmark import BenchmarkMeta
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
-from evalscope.api.benchmark import BenchmarkMeta
-from evalscope.benchmarks.phyx.phyx_adapter import (
-    CATEGORY_TO_SUBSET,
-    DATA_DIR,
-    FULL_SPLIT,
-    IMAGE_DIR,
-    MINI_SIZE,
-    MINI_SPLIT,
-    RECORD_FILE,
-    SUBSET_LIST,
-    PhyXOEAdapter,
-)
-from evalscope.benchmarks.phyx.utils import OPTION_LABELS, build_oe_question, parse_options
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
-from evalscope_phys.benchmarks.vision import (
-    check_images,
-    DEFAULT_MAX_IMAGE_BYTES,
-    figure_limits,
-    FigureLimitsMixin,
-    image_data_uri,
-    MAX_REQUEST_BYTES,
-    request_limit_param,
-    resolve_image,
-)
+from evalscope_phys.benchmarks.phyx_loading import PhyXLocalLoading
+from evalscope_phys.benchmarks.vision import (DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin,
+                                             figure_limits, request_limit_param)
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
+
+PHYX = compat.phyx_upstream()
 
 #: the official open-ended prompt, plus one sentence asking for a boxed answer the rules can read;
 #: set ``prompt_template: '{question}'`` in dataset_args for the official prompt verbatim
@@ -85,69 +68,24 @@ rules cannot decide (text answers such as a direction, unreadable expressions, e
         tags=[Tags.MULTI_MODAL, Tags.REASONING, Tags.QA],
         description=DESCRIPTION,
         paper_url='https://arxiv.org/abs/2505.15929',
-        subset_list=SUBSET_LIST,
+        subset_list=PHYX.subset_list,
         metric_list=[LENIENT, STRICT, SCORED, JUDGED, CANNOT_JUDGE, JUDGE_FAILED, STRICT_ALL, LENIENT_ALL],
         primary_metric=LENIENT,
-        eval_split=FULL_SPLIT,
+        eval_split=PHYX.full_split,
         prompt_template=PROMPT_TEMPLATE,
         max_image_bytes=DEFAULT_MAX_IMAGE_BYTES,
         extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhyXOERulesAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, PhyXOEAdapter):
-    """Upstream PhyX-OE loading and prompts; answers scored by the engine, undecided ones judged."""
-
-    def load(self) -> Tuple[DatasetDict, None]:
-        if self.eval_split not in (FULL_SPLIT, MINI_SPLIT):
-            raise ValueError(f"Unknown PhyX eval_split {self.eval_split!r}: use '{FULL_SPLIT}' or '{MINI_SPLIT}'.")
-        unknown = [subset for subset in self.subset_list if subset not in SUBSET_LIST]
-        if unknown:
-            raise ValueError(f'Unknown PhyX subsets {unknown}. Valid subsets are: {SUBSET_LIST}')
-        root = locate_dataset(self, allow_file_pattern=[f'{DATA_DIR}/{RECORD_FILE}', f'{DATA_DIR}/{IMAGE_DIR}/*'])
-        path = find_data_file(root, [RECORD_FILE], 'PhyX')
-        self.image_root = str(path.parent / IMAGE_DIR)
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {}
-        for record in read_records(path):
-            if not isinstance(record, dict):
-                skipped.setdefault('not a JSON object', []).append('?')
-                continue
-            problem = self._problem(record)
-            if problem is not None:
-                skipped.setdefault(problem, []).append(str(record.get('index', '?')))
-                continue
-            if self.eval_split == MINI_SPLIT and int(record['index']) >= MINI_SIZE:
-                continue
-            subset = CATEGORY_TO_SUBSET[record['category']]
-            if subset in record_map:
-                record_map[subset].append(record)
-        log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(path))
-
-    def _problem(self, record: Dict[str, Any]) -> Optional[str]:
-        """Why ``record`` cannot become a sample (the exclusion reason), or None."""
-        try:
-            int(record.get('index'))
-        except (TypeError, ValueError):
-            return 'no integer index'
-        if record.get('category') not in CATEGORY_TO_SUBSET:
-            return 'unknown category'
-        if not all(isinstance(record.get(key), str) for key in ('question', 'question_simply', 'options')):
-            return 'question or options missing'
-        options = parse_options(record['options'])
-        if set(options) != set(OPTION_LABELS) or record.get('answer') not in options:
-            return 'options are not exactly A-D with the answer among them'
-        return check_images(Path(self.image_root), record.get('image'))
+class PhyXOERulesAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, PhyXLocalLoading, PHYX.oe_adapter):
+    """Upstream PhyX-OE data and prompts (either folder layout); answers scored by the engine, undecided ones judged."""
 
     @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         return super().record_to_sample(record)
 
-    def _load_figure(self, image_name: str) -> str:
-        return image_data_uri(self, resolve_image(Path(self.image_root), image_name))
-
     def build_question(self, record: Dict[str, Any], options: Dict[str, str]) -> str:
-        question = build_oe_question(record['question_simply'], record['question'])
+        question = PHYX.build_oe_question(record['question_simply'], record['question'])
         return self.prompt_template.format(question=question) if self.prompt_template else question
 
     def match_score(

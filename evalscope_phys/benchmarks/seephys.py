@@ -13,6 +13,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
@@ -204,7 +205,7 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
             elif subset in record_map:
                 record_map[subset].append(record)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(path))
+        return records_dataset(self, record_map, str(path), skipped=skipped)
 
     @staticmethod
     def _read(path: Path) -> List[Any]:
@@ -250,7 +251,7 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
     def _figures(self, record: Dict[str, Any]) -> List[str]:
         embedded = self._embedded(record)
         if embedded is not None:
-            return [self._image_bytes_to_base64(bytes(data), default_format='png', guess_mimetype=True)
+            return [compat.image_bytes_to_base64(self, bytes(data), default_format='png')
                     for data in embedded]
         return [image_data_uri(self, resolve_image(self.image_root, name))
                 for name in image_names(self._image_field(record))]

@@ -113,7 +113,7 @@ class UGPhysicsAdapter(DefaultDataAdapter):
             raise DatasetUnavailableError(f'ugphysics: no <Subject>/<language>.jsonl files under {root}.')
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, str(root))
+        return records_dataset(self, record_map, str(root), skipped=skipped)
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         parts: List[AnswerPart] = record['_parts']

@@ -2,7 +2,7 @@
 
 Why: an image path comes from a dataset record, which is data we do not control; a path such as
 ``../../etc/passwd`` or a symlink out of the folder must never be read. Figures go to the model as
-base64 data URIs through EvalScope's ``VisionLanguageAdapter._image_bytes_to_base64`` so that
+base64 data URIs through EvalScope's own converter (:func:`evalscope_phys.compat.image_bytes_to_base64`) so that
 ``dataset_args.<name>.max_image_bytes`` is honoured.
 
 **Sizes.** One oversized figure must not become a request of hundreds of megabytes (a 300 MB
@@ -30,6 +30,7 @@ from evalscope.api.dataset import Sample
 from evalscope.api.messages import ChatMessageUser, Content, ContentImage, ContentText
 from evalscope.utils.io_utils import parse_size
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import BrokenRecordError
 
 DEFAULT_MAX_IMAGE_BYTES = '5mb'
@@ -105,7 +106,7 @@ def image_data_uri(adapter: VisionLanguageAdapter, path: Path) -> str:
     if cap is not None and size > cap:
         raise _too_large(adapter, f'figure {path} on disk', size, cap)
     default_format = path.suffix.lstrip('.').lower().replace('jpg', 'jpeg') or 'png'
-    uri = adapter._image_bytes_to_base64(path.read_bytes(), default_format=default_format, guess_mimetype=True)
+    uri = compat.image_bytes_to_base64(adapter, path.read_bytes(), default_format=default_format)
     getattr(_encoded, 'figures', []).append((path, len(uri)))
     return uri
 

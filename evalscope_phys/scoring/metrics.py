@@ -16,11 +16,14 @@ from typing import TYPE_CHECKING, Dict, Iterable, Optional
 
 from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
-from evalscope.metrics.semantics.catalog import METRIC_DEFINITIONS
-from evalscope.metrics.semantics.entry import MetricEntry
+
+from evalscope_phys.compat import metric_catalog
 
 if TYPE_CHECKING:
     from evalscope_phys.scoring.verdict import Verdict
+
+#: EvalScope's metric semantics table and its entry type (internal; see :mod:`evalscope_phys.compat`)
+METRIC_DEFINITIONS, MetricEntry = metric_catalog()
 
 EED = 'eed'
 STRICT = 'strict_acc'

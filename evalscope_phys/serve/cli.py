@@ -18,7 +18,10 @@ from .replay import DEFAULT_SLOW_SECONDS, make_server
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument('--replay', required=True, metavar='FILE', help='JSONL file of recorded answers')
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument('--replay', metavar='FILE', help='JSONL file of recorded answers')
+    source.add_argument('--demo', action='store_true',
+                        help="the demo's recorded answers for the bundled sample problems (see README)")
     parser.add_argument('--host', default='127.0.0.1', help='address to bind (default: 127.0.0.1)')
     parser.add_argument('--port', type=int, default=0, help='port to bind; 0 picks a free one (default)')
     parser.add_argument('--port-file', metavar='PATH', help='write the bound port here once listening')
@@ -40,7 +43,12 @@ def _write_port_file(path: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        server = make_server(args.replay, faults=parse_faults(args.faults), host=args.host, port=args.port,
+        records = args.replay
+        if args.demo:
+            from evalscope_phys.demo import demo_config, demo_records
+
+            records = demo_records(demo_config())
+        server = make_server(records, faults=parse_faults(args.faults), host=args.host, port=args.port,
                              slow_seconds=args.slow_seconds, log_requests=args.log_requests)
     except (ReplayError, FaultSpecError) as exc:
         print(f'evalscope-phys serve: {exc}', file=sys.stderr)

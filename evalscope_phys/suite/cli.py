@@ -1,4 +1,9 @@
-"""``evalscope-phys suite run SUITE.yaml --model M --api-url U [--seeds N] [--limit N] [--dry-run]``."""
+"""``evalscope-phys suite run SUITE --model M --api-url U [--seeds N] [--limit N] [--dry-run]``.
+
+SUITE is a YAML path or a packaged suite's name (``text``, ``vision``, ``all``). EvalScope's own output
+goes to ``<work dir>/evalscope.log`` (``--verbose``: to the terminal too); the command ends with the
+report table (``score-reports``; per-seed tables when jq is missing).
+"""
 from __future__ import annotations
 
 import argparse
@@ -14,7 +19,7 @@ from .config import SuiteConfigError, build_task_configs, endpoint_from, load_su
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest='action', metavar='ACTION', required=True)
     run = sub.add_parser('run', help='run a suite YAML over seeds (resumable)')
-    run.add_argument('suite', help='suite YAML, e.g. yamls/suites/text.yaml')
+    run.add_argument('suite', help='suite YAML, or a packaged suite by name: text, vision, all')
     run.add_argument('--model', help='model name sent to the endpoint (or EVALSCOPE_PHYS_MODEL)')
     run.add_argument('--model-id', help='name used in output paths (default: derived from --model)')
     run.add_argument('--api-url', help='OpenAI-compatible base URL (or EVALSCOPE_PHYS_API_URL)')
@@ -25,16 +30,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument('--seeds', type=int, help='number of seeds (first N of the suite list)')
     run.add_argument('--limit', type=float, help='samples per subset (int) or fraction (<1)')
     run.add_argument('--datasets', nargs='+', help='run only these datasets of the suite')
-    run.add_argument('--datasets-dir', help='where <name>.yaml dataset files live (default: ../datasets)')
+    run.add_argument('--datasets-dir', help='where <name>.yaml dataset files are looked for first (then next to the '
+                     'suite, its ../datasets, and the package)')
     run.add_argument('--dataset-args', help='JSON merged over the resolved dataset_args, keyed by dataset')
     run.add_argument('--work-dir', help='suite output dir; an existing one is resumed '
                      '(default: outputs/suite_<name>_<timestamp>)')
     run.add_argument('--dry-run', action='store_true', help='print the resolved TaskConfigs and exit')
+    run.add_argument('--verbose', action='store_true', help="show EvalScope's log on the terminal too")
+
+
+#: the model name a dry run shows when none is given
+DRY_RUN_MODEL = 'MODEL'
+
+
+def print_table(work_dir: Path) -> None:
+    """The schema-checked mean +- std table; without jq, one table per seed from the reports."""
+    from evalscope_phys.reporting import format_table, load_reports
+    from evalscope_phys.score_reports import missing_tool, score_reports
+
+    if missing_tool() is None:
+        result = score_reports(['--format', 'markdown', str(work_dir)], capture=True)
+        sys.stdout.write(result.stdout)
+        sys.stderr.write(result.stderr)
+        return
+    print(f'({missing_tool()}; per-seed tables without the schema check)', file=sys.stderr)
+    for seed_dir in sorted(p for p in work_dir.iterdir() if p.is_dir() and p.name.startswith('seed_')):
+        print(f'\n{seed_dir.name}\n{format_table(load_reports(seed_dir))}')
 
 
 def run(args: argparse.Namespace) -> int:
     from .config import deep_merge
-    from .run import resolve_task_configs, run_suite
+    from .run import CONSOLE_LOG, console_to, resolve_task_configs, run_suite
 
     try:
         suite = load_suite(args.suite, args.datasets_dir)
@@ -46,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
                 raise SuiteConfigError(f'--dataset-args names datasets outside the suite: {sorted(unknown)}')
             suite = dataclasses.replace(suite, dataset_args=merged)
         model = endpoint_from(args.model, args.api_url, args.api_key, args.model_id)
+        if model is None and args.dry_run:
+            model = endpoint_from(DRY_RUN_MODEL, args.api_url, args.api_key, args.model_id)
         if model is None:
             raise SuiteConfigError('no model: pass --model or set EVALSCOPE_PHYS_MODEL')
         judge = endpoint_from(args.judge_model, args.judge_api_url, args.judge_api_key, judge=True)
@@ -60,11 +88,17 @@ def run(args: argparse.Namespace) -> int:
         for text in resolve_task_configs(configs):
             print(text)
         return 0
-    outcomes = run_suite(suite, configs, work_dir)
+    log_path = None if args.verbose else work_dir / CONSOLE_LOG
+    if log_path is not None:
+        print(f'[suite {suite.name}] EvalScope log: {log_path}', file=sys.stderr, flush=True)
+    with console_to(log_path) as terminal:
+        outcomes = run_suite(suite, configs, work_dir, progress=terminal)
     for outcome in outcomes:
         print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
-    print(f'suite output: {work_dir}\nscore it: scripts/score_reports.sh --ci {work_dir}'
-          f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}')
+    print(f'suite output: {work_dir}
+score it: evalscope-phys score-reports --ci {work_dir}'
+          f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}', flush=True)
+    print_table(work_dir)
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
     if unfinished:
         print(f'seeds {unfinished} did not finish cleanly; run the same command again to resume them',

@@ -1,4 +1,9 @@
-"""``evalscope-phys compare RUN_A RUN_B`` or ``compare RUN --by-pair``: paired tests on 0/1 outcomes."""
+"""``evalscope-phys compare RUN_A RUN_B`` or ``compare RUN --by-pair``: paired tests on 0/1 outcomes.
+
+One comparison per benchmark: runs holding several benchmarks give one result each (their problems are
+not exchangeable, so a pooled test would weigh benchmarks by size). ``--dataset`` picks one; ``--pool``
+asks for a single test over all problems.
+"""
 from __future__ import annotations
 
 import argparse
@@ -8,14 +13,15 @@ from dataclasses import asdict
 from pathlib import Path
 
 from .compare import PairedOutcomes, pair_runs, pair_within, select_run
-from .results import RunDirError
+from .results import RunDirError, run_datasets
 from .stats import DEFAULT_RESAMPLES, PairedComparison, compare_paired
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('runs', nargs='+', metavar='RUN', help='two run dirs, or one with --by-pair')
     parser.add_argument('--metric', default='strict_acc', help='0/1 per-sample metric (default strict_acc)')
-    parser.add_argument('--dataset', help='only this benchmark')
+    parser.add_argument('--dataset', help='only this benchmark (default: each benchmark separately)')
+    parser.add_argument('--pool', action='store_true', help='one test over the problems of every benchmark')
     parser.add_argument('--seed', type=int, help='which seed_<n>/ of a suite dir to use')
     parser.add_argument('--id-key', default='id', help='sample metadata field that identifies a problem')
     parser.add_argument('--by-pair', action='store_true', help='pair items within one run by --pair-key')
@@ -45,28 +51,63 @@ def format_summary(paired: PairedOutcomes, result: PairedComparison, metric: str
     ])
 
 
+def _datasets(args: argparse.Namespace, runs: list) -> list:
+    """The benchmarks to compare one by one: ``[None]`` means pooled (or the run holds one benchmark)."""
+    if args.dataset:
+        return [args.dataset]
+    if args.pool:
+        return [None]
+    names = sorted(set.intersection(*(set(run_datasets(run)) for run in runs)))
+    return names if len(names) > 1 else [None]
+
+
+def _compare(args: argparse.Namespace, runs: list, dataset):
+    if args.by_pair:
+        paired = pair_within(runs[0], args.metric, args.pair_key, args.side_key, args.sides, dataset)
+    else:
+        paired = pair_runs(runs[0], runs[1], args.metric, dataset, args.id_key)
+    return paired, compare_paired(paired.a, paired.b, seed=args.bootstrap_seed, resamples=args.resamples)
+
+
 def run(args: argparse.Namespace) -> int:
+    results, skipped = {}, {}
     try:
-        if args.by_pair:
-            if len(args.runs) != 1:
-                raise RunDirError('--by-pair takes exactly one run dir')
-            paired = pair_within(select_run(Path(args.runs[0]), args.seed), args.metric, args.pair_key,
-                                 args.side_key, args.sides, args.dataset)
-        else:
-            if len(args.runs) != 2:
-                raise RunDirError('compare takes two run dirs (or one with --by-pair)')
-            run_a, run_b = (select_run(Path(p), args.seed) for p in args.runs)
-            paired = pair_runs(run_a, run_b, args.metric, args.dataset, args.id_key)
-        result = compare_paired(paired.a, paired.b, seed=args.bootstrap_seed, resamples=args.resamples)
+        if args.by_pair and len(args.runs) != 1:
+            raise RunDirError('--by-pair takes exactly one run dir')
+        if not args.by_pair and len(args.runs) != 2:
+            raise RunDirError('compare takes two run dirs (or one with --by-pair)')
+        runs = [select_run(Path(p), args.seed) for p in args.runs]
+        datasets = _datasets(args, runs)
+        for dataset in datasets:
+            try:
+                results[dataset] = _compare(args, runs, dataset)
+            except (RunDirError, ValueError) as exc:
+                if len(datasets) == 1:
+                    raise
+                skipped[dataset] = str(exc)
+        if not results:
+            raise RunDirError('no benchmark could be compared: ' + '; '.join(f'{d}: {e}' for d, e in skipped.items()))
     except (RunDirError, ValueError) as exc:
         print(f'evalscope-phys compare: {exc}', file=sys.stderr)
         return 2
     if args.table:
-        rows = ['problem\tA\tB'] + [f'{k}\t{x}\t{y}' for k, x, y in zip(paired.keys, paired.a, paired.b)]
+        rows = ['problem\tA\tB'] + [f'{k}\t{x}\t{y}' for paired, _ in results.values()
+                                   for k, x, y in zip(paired.keys, paired.a, paired.b)]
         Path(args.table).write_text('\n'.join(rows) + '\n', encoding='utf-8')
+    documents = {dataset: {'metric': args.metric, 'dataset': dataset or args.dataset, 'a': paired.label_a,
+                           'b': paired.label_b, 'unmatched': paired.unmatched, 'unscored': paired.unscored,
+                           **asdict(result)}
+                 for dataset, (paired, result) in results.items()}
     if args.json:
-        print(json.dumps({'metric': args.metric, 'a': paired.label_a, 'b': paired.label_b,
-                          'unmatched': paired.unmatched, 'unscored': paired.unscored, **asdict(result)}, indent=2))
-    else:
+        # one comparison: the result itself; several: keyed by benchmark, plus those that could not be compared
+        single = len(documents) == 1 and not skipped
+        print(json.dumps(next(iter(documents.values())) if single else {**documents, **(
+            {'skipped': skipped} if skipped else {})}, indent=2))
+        return 0
+    for dataset, (paired, result) in results.items():
+        if dataset is not None:
+            print(f'== {dataset}')
         print(format_summary(paired, result, args.metric))
+    for dataset, reason in skipped.items():
+        print(f'== {dataset}: not compared ({reason})')
     return 0

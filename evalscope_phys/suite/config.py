@@ -1,13 +1,18 @@
 """Suite YAML -> one EvalScope TaskConfig dict per seed.
 
 A suite YAML names datasets and the settings they share (generation, judge, seeds); each dataset's
-``dataset_args`` live in ``yamls/datasets/<name>.yaml`` so a benchmark owner edits one file. Model,
+``dataset_args`` live in ``<name>.yaml`` so a benchmark owner edits one file, found in ``--datasets-dir``,
+next to the suite (or in a ``datasets/`` folder there), in ``../datasets`` beside its folder, or in the
+package (:func:`dataset_yaml_dirs`).
+A suite is a path, or the name of a packaged suite (``text``, ``vision``, ``all``). Model,
 endpoint and keys never come from the YAML: they come from flags or ``EVALSCOPE_PHYS_*`` variables,
 so a committed suite cannot leak a key or silently point at someone's endpoint.
 """
 from __future__ import annotations
 
 import copy
+import difflib
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,12 +89,80 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> Dict[str
     return merged
 
 
-def load_dataset_args(name: str, datasets_dir: Path) -> Dict[str, Any]:
-    """Read ``<datasets_dir>/<name>.yaml``, a mapping ``{name: {dataset_args...}}``."""
-    path = datasets_dir / f'{name}.yaml'
-    if not path.is_file():
-        raise SuiteConfigError(
-            f'{path}: no dataset YAML for {name!r}; its benchmark owner writes it as {{{name}: {{dataset_args...}}}}')
+def packaged_yamls() -> Optional[Path]:
+    """``yamls/`` of the checkout, or the copy shipped in the package."""
+    from evalscope_phys.resources import resource_dir
+
+    return resource_dir('yamls')
+
+
+def packaged_suites() -> List[str]:
+    root = packaged_yamls()
+    return sorted(p.stem for p in (root / 'suites').glob('*.yaml')) if root else []
+
+
+def find_suite(suite: os.PathLike) -> Path:
+    """A suite YAML path as given, or ``yamls/suites/<name>.yaml`` of the package for a bare name."""
+    path = Path(suite)
+    if path.is_file():
+        return path
+    root = packaged_yamls()
+    if root is not None and path.parent == Path('.') and (root / 'suites' / f'{path.stem}.yaml').is_file() \
+            and path.suffix in ('', '.yaml'):
+        return root / 'suites' / f'{path.stem}.yaml'
+    raise SuiteConfigError(f'{suite}: no such suite file, and not the name of a packaged suite '
+                           f'({", ".join(packaged_suites()) or "none found"})')
+
+
+def dataset_yaml_dirs(suite_path: Path, datasets_dir: Optional[os.PathLike] = None) -> List[Path]:
+    """Where ``<name>.yaml`` dataset files are looked for, in order (existing folders only)."""
+    suite_dir = suite_path.resolve().parent
+    candidates = [Path(datasets_dir)] if datasets_dir else []
+    candidates += [suite_dir, suite_dir / 'datasets', suite_dir.parent / 'datasets']
+    root = packaged_yamls()
+    if root is not None:
+        candidates.append(root / 'datasets')
+    seen: List[Path] = []
+    for candidate in candidates:
+        if candidate.is_dir() and candidate.resolve() not in [s.resolve() for s in seen]:
+            seen.append(candidate)
+    return seen
+
+
+@functools.lru_cache(maxsize=1)
+def _indexed_names() -> Tuple[str, ...]:
+    from evalscope_phys import compat
+    from evalscope_phys.registration import BENCHMARK_MODULES
+
+    return tuple(sorted(set(compat.indexed_benchmark_names()) | set(BENCHMARK_MODULES)))
+
+
+def check_benchmark_name(name: str, source: str) -> None:
+    """Raise for a name no installed benchmark has, suggesting the closest ones (``phybenchh`` -> ``phybench``)."""
+    names = _indexed_names()
+    if name in names:
+        return
+    from evalscope.api.registry import BENCHMARK_REGISTRY  # unindexed plugins: loads every adapter (~3 s)
+
+    if name in BENCHMARK_REGISTRY:
+        return
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    hint = '`evalscope benchmark-info` lists them.'
+    if close:
+        hint = f'did you mean {close[0]!r}?' + (f' (also close: {", ".join(close[1:])})' if close[1:] else '')
+    raise SuiteConfigError(f'{source}: unknown benchmark {name!r}; {hint}')
+
+
+def load_dataset_args(name: str, datasets_dirs: List[Path], source: str = '') -> Dict[str, Any]:
+    """Read the first ``<dir>/<name>.yaml``, a mapping ``{name: {dataset_args...}}``.
+
+    A registered benchmark without a dataset YAML (an upstream one) runs with EvalScope's defaults; a name
+    no benchmark has is an error with suggestions.
+    """
+    check_benchmark_name(name, source or str(datasets_dirs[0] if datasets_dirs else ''))
+    path = next((d / f'{name}.yaml' for d in datasets_dirs if (d / f'{name}.yaml').is_file()), None)
+    if path is None:
+        return {}
     data = _read_yaml(path)
     if not isinstance(data, dict) or name not in data:
         raise SuiteConfigError(f'{path}: expected a mapping with the single key {name!r}')
@@ -121,8 +194,8 @@ def _check_no_secrets(data: Mapping[str, Any], source: str, where: str = '') -> 
 
 
 def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) -> Suite:
-    """Parse a suite YAML; ``datasets_dir`` defaults to ``<suite dir>/../datasets``."""
-    path = Path(path)
+    """Parse a suite YAML (a path or a packaged suite's name); see :func:`dataset_yaml_dirs` for ``datasets_dir``."""
+    path = find_suite(path)
     data = _read_yaml(path)
     source = str(path)
     if not isinstance(data, dict):
@@ -136,11 +209,13 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
         raise SuiteConfigError(f'{source}: datasets must be a non-empty list of benchmark names')
     if len(set(names)) != len(names):
         raise SuiteConfigError(f'{source}: datasets lists a benchmark twice: {names}')
-    ds_dir = Path(datasets_dir) if datasets_dir else path.resolve().parent.parent / 'datasets'
+    if datasets_dir and not Path(datasets_dir).is_dir():
+        raise SuiteConfigError(f'--datasets-dir {datasets_dir}: not a directory')
+    ds_dirs = dataset_yaml_dirs(path, datasets_dir)
     overrides = data.get('dataset_args') or {}
     if not isinstance(overrides, dict) or set(overrides) - set(names):
         raise SuiteConfigError(f'{source}: dataset_args overrides must be keyed by listed datasets')
-    dataset_args = {n: deep_merge(load_dataset_args(n, ds_dir), overrides.get(n) or {}) for n in names}
+    dataset_args = {n: deep_merge(load_dataset_args(n, ds_dirs, source), overrides.get(n) or {}) for n in names}
     judge = data.get('judge')
     if judge is not None:
         if not isinstance(judge, dict) or set(judge) - JUDGE_KEYS:

@@ -13,20 +13,25 @@ re-asked record would be glued to the fragment, lost again, and asked again on e
 from __future__ import annotations
 
 import json
+import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import yaml
 
 from evalscope_phys.jsonl import TailRepair, repair_torn_tail
+from evalscope_phys.redact import redact
 
 from .config import Suite, sub_run_name
 from .passk import write_kmetrics
 from .results import read_report
 
 SUITE_MANIFEST = 'suite.json'
+#: everything EvalScope prints during a suite run (logs, progress bars), unless --verbose
+CONSOLE_LOG = 'evalscope.log'
 
 
 @dataclass(frozen=True)
@@ -65,23 +70,22 @@ def repair_cache_files(run: Path) -> List[Tuple[Path, TailRepair]]:
     return repaired
 
 
-def redact(config: Dict[str, Any]) -> Dict[str, Any]:
-    """A copy with every ``api_key`` masked, for printing and the manifest."""
-    if isinstance(config, dict):
-        return {k: ('***' if k == 'api_key' and v else redact(v)) for k, v in config.items()}
-    if isinstance(config, list):
-        return [redact(v) for v in config]
-    return config
-
-
 def resolve_task_configs(configs: Sequence[Tuple[int, Dict[str, Any]]]) -> List[str]:
     """Validate each dict through EvalScope's TaskConfig and render it as YAML (keys masked)."""
+    import logging
+
     from evalscope.config import TaskConfig
 
     rendered = []
+    evalscope_logger = logging.getLogger('evalscope')
+    level = evalscope_logger.level
     for seed, cfg in configs:
-        task = TaskConfig.from_dict(cfg)
-        text = yaml.safe_dump(task.to_dict(), sort_keys=True, allow_unicode=True)
+        evalscope_logger.setLevel(logging.WARNING)  # its INFO notes on defaults are not the dry run's output
+        try:
+            task = TaskConfig.from_dict(cfg)
+        finally:
+            evalscope_logger.setLevel(level)
+        text = yaml.safe_dump(redact(task.to_dict()), sort_keys=True, allow_unicode=True)
         rendered.append(f'--- # seed {seed}\n{text}')
     return rendered
 
@@ -96,9 +100,44 @@ def _write_manifest(work_dir: Path, suite: Suite, configs: Sequence[Tuple[int, D
     tmp.replace(work_dir / SUITE_MANIFEST)
 
 
+@contextmanager
+def console_to(log_path: Optional[Path]) -> Iterator[IO[str]]:
+    """Send everything written to file descriptors 1 and 2 to ``log_path``; yield a stream to the terminal.
+
+    Why descriptors, not ``sys.stdout``: EvalScope's log handlers and progress bars hold their own
+    references to the streams. ``None`` leaves the terminal as it is (``--verbose``).
+    """
+    if log_path is None:
+        yield sys.stderr
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    terminal = os.fdopen(os.dup(2), 'w', buffering=1, encoding='utf-8', errors='replace')
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, 'ab') as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield terminal
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+            terminal.close()
+
+
 def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_dir: Path,
-              run_task: Optional[Callable[[Dict[str, Any]], Any]] = None) -> List[SubRunOutcome]:
-    """Run (or resume) every seed's sub-run, then write pass@k / maj@k when ``repeats > 1``."""
+              run_task: Optional[Callable[[Dict[str, Any]], Any]] = None,
+              progress: Optional[IO[str]] = None) -> List[SubRunOutcome]:
+    """Run (or resume) every seed's sub-run, then write pass@k / maj@k when ``repeats > 1``.
+
+    ``progress`` gets one line per seed (default: stderr).
+    """
+    progress = progress or sys.stderr
     if run_task is None:
         import evalscope_phys  # noqa: F401  registers our benchmarks with EvalScope
         from evalscope.run import run_task
@@ -120,11 +159,12 @@ def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_
                             if repair.action == 'dropped' else 'added the missing final newline')
                     print(f'[suite {suite.name}] seed {seed}: {path}: {what}', file=sys.stderr, flush=True)
             print(f'[suite {suite.name}] seed {seed} ({index}/{len(configs)}): {status} -> {sub_run}',
-                  file=sys.stderr, flush=True)
+                  file=progress, flush=True)
             try:
                 run_task(cfg)
             except Exception as exc:  # one seed's failure must not lose the others; a re-run resumes it
-                print(f'[suite {suite.name}] seed {seed} failed: {type(exc).__name__}: {exc}', file=sys.stderr)
+                print(f'[suite {suite.name}] seed {seed} failed: {type(exc).__name__}: {exc}', file=progress,
+                      flush=True)
                 outcomes.append(SubRunOutcome(seed, sub_run, 'failed', f'{type(exc).__name__}: {exc}'))
                 continue
             if not _complete(sub_run, cfg['datasets']):

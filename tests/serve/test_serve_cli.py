@@ -61,3 +61,22 @@ def test_serve_rejects_a_bad_replay_file_or_fault_spec(tmp_path):
     result = subprocess.run(SERVE + ['--replay', str(tmp_path / 'absent.jsonl')], capture_output=True,
                             text=True, timeout=30)
     assert result.returncode == 2 and 'replay file not found' in result.stderr
+
+
+def test_serve_demo_plays_the_demo_answers(tmp_path):
+    """`serve --demo` is the model stand-in of the README's real-model example."""
+    from evalscope_phys.demo import DEMO_DIR
+
+    port_file = tmp_path / 'port'
+    proc = subprocess.Popen(SERVE + ['--demo', '--port', '0', '--port-file', str(port_file)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = f'http://127.0.0.1:{int(wait_for(port_file, proc))}/v1'
+        first = json.loads((DEMO_DIR / 'phyx_replay.jsonl').read_text().splitlines()[0])
+        body = {'model': 'M', 'messages': [{'role': 'user', 'content': f'... {first["match"]} ...'}]}
+        reply = requests.post(url + '/chat/completions', json=body, timeout=5).json()
+        assert reply['choices'][0]['message']['content'] == first['response']
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)
+    assert proc.returncode == 0

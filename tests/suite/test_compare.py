@@ -89,3 +89,31 @@ def test_compare_cli_prints_the_paper_figures(tmp_path):
     bad = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'compare', str(run_a)], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and 'two run dirs' in bad.stderr
+
+
+def two_benchmark_runs(tmp_path):
+    """phybench: A right on 2 of 2 where B is wrong; ugphysics: B right on 1 where A is wrong."""
+    for run, phy, ug in (('A', [1, 1], [0]), ('B', [0, 0], [1])):
+        for dataset, outcomes in (('phybench', phy), ('ugphysics', ug)):
+            lines = [review_line(i, {'strict_acc': float(ok)}, metadata={'id': f'p{i}'}) for i, ok in enumerate(outcomes)]
+            write_reviews(tmp_path / run, dataset, 'all', lines, datasets=['phybench', 'ugphysics'])
+    return [str(tmp_path / 'A'), str(tmp_path / 'B')]
+
+
+def compare_cli(*args):
+    return subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'compare', *args, '--resamples', '200'],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_compare_is_per_benchmark_unless_told_to_pool(tmp_path):
+    runs = two_benchmark_runs(tmp_path)
+    per = compare_cli(*runs)
+    assert per.returncode == 0, per.stderr
+    assert '== phybench' in per.stdout and '== ugphysics' in per.stdout
+    assert per.stdout.count('paired problems 2 ') == 1 and per.stdout.count('paired problems 1 ') == 1
+    data = json.loads(compare_cli(*runs, '--json').stdout)
+    assert set(data) == {'phybench', 'ugphysics'} and data['ugphysics']['counts']['b_only'] == 1
+    pooled = compare_cli(*runs, '--pool')
+    assert pooled.returncode == 0 and '==' not in pooled.stdout and 'paired problems 3 ' in pooled.stdout
+    one = compare_cli(*runs, '--dataset', 'ugphysics')
+    assert 'paired problems 1 ' in one.stdout and '== phybench' not in one.stdout

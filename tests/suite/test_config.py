@@ -70,7 +70,8 @@ def test_pick_seeds_extends_a_short_list():
     ({'generation': {'api_url': 'http://x'}}, 'generation.api_url is not allowed'),
     ({'datsets': ['x']}, 'unknown key'),
     ({'datasets': ['phybench', 'phybench']}, 'twice'),
-    ({'datasets': ['nobench']}, 'no dataset YAML for'),
+    ({'datasets': ['nobench']}, "unknown benchmark 'nobench'"),
+    ({'datasets': ['phybenchh']}, "unknown benchmark 'phybenchh'; did you mean 'phybench'"),
     ({'seeds': [1, 1]}, 'seeds repeat'),
     ({'dataset_args': {'other': {}}}, 'keyed by listed datasets'),
 ])
@@ -143,3 +144,40 @@ def test_repeats_leave_the_sampling_seed_out(yamls, tmp_path):
     [(_, cfg)] = build_task_configs(suite, Endpoint('m'), tmp_path, (3, ))
     assert cfg['repeats'] == 4 and cfg['seed'] == 3
     assert cfg['generation_config'] == {'temperature': 0.6}
+
+
+def test_a_packaged_suite_is_found_by_name():
+    from evalscope_phys.resources import resource_dir
+
+    suite = load_suite('text')
+    assert Path(suite.source) == resource_dir('yamls') / 'suites' / 'text.yaml'
+    assert suite.datasets == ('phybench', 'physolym', 'olympiadbench_physics', 'ugphysics', 'physreason')
+    with pytest.raises(SuiteConfigError, match='not the name of a packaged suite .*all, text, vision'):
+        load_suite('txet')
+
+
+def test_dataset_yamls_next_to_the_suite_in_datasets_dir_or_from_the_package(tmp_path):
+    alone = write(tmp_path / 'anywhere' / 'mine.yaml', {'datasets': ['phybench', 'ugphysics']})
+    write(tmp_path / 'anywhere' / 'phybench.yaml', {'phybench': {'local_path': '/next/to/suite.json'}})
+    suite = load_suite(alone)
+    assert suite.dataset_args['phybench'] == {'local_path': '/next/to/suite.json'}
+    packaged = yaml.safe_load((REPO / 'yamls' / 'datasets' / 'ugphysics.yaml').read_text())['ugphysics']
+    assert suite.dataset_args['ugphysics'] == packaged, 'no YAML beside the suite: the packaged one'
+    write(tmp_path / 'mine' / 'phybench.yaml', {'phybench': {'local_path': '/from/datasets_dir.json'}})
+    assert load_suite(alone, tmp_path / 'mine').dataset_args['phybench'] == {'local_path': '/from/datasets_dir.json'}
+    with pytest.raises(SuiteConfigError, match='not a directory'):
+        load_suite(alone, tmp_path / 'missing')
+
+
+def test_an_upstream_benchmark_without_a_dataset_yaml_runs_with_defaults(tmp_path):
+    suite = load_suite(write(tmp_path / 's.yaml', {'datasets': ['gsm8k']}))
+    assert suite.dataset_args == {'gsm8k': {}}
+
+
+def test_dry_run_needs_no_model_and_stays_quiet(tmp_path):
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', 'text', '--dry-run'],
+                            capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    docs = list(yaml.safe_load_all(result.stdout))
+    assert [d['model'] for d in docs] == ['MODEL'] * 3
+    assert result.stderr == ''

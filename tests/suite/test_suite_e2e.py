@@ -59,7 +59,7 @@ def test_suite_run_then_score_reports(tmp_path, suite_file):
     with replay_server(replay_records()) as url:
         run = cli('suite', 'run', suite_file, '--model', 'replay', '--api-url', url, '--work-dir', work)
         assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
-        assert sorted(p.name for p in work.iterdir()) == ['seed_0', 'seed_1', 'suite.json']
+        assert sorted(p.name for p in work.iterdir()) == ['evalscope.log', 'seed_0', 'seed_1', 'suite.json']
 
         again = cli('suite', 'run', suite_file, '--model', 'replay', '--api-url', url, '--work-dir', work)
         assert again.returncode == 0 and again.stdout.count(': skipped ') == 2, again.stdout + again.stderr
