@@ -95,8 +95,7 @@ def run(args: argparse.Namespace) -> int:
         outcomes = run_suite(suite, configs, work_dir, progress=terminal)
     for outcome in outcomes:
         print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
-    print(f'suite output: {work_dir}
-score it: evalscope-phys score-reports --ci {work_dir}'
+    print(f'suite output: {work_dir}\nscore it: evalscope-phys score-reports --ci {work_dir}'
           f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}', flush=True)
     print_table(work_dir)
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
