@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
 from .verdict import Verdict
@@ -43,7 +43,7 @@ def _verdict_data(outcome, extracted: str) -> dict:
 
 def _score_job(job: dict) -> dict:
     """Runs in a worker: read the reference, extract and read the answer, compare. Plain data out."""
-    from .answer import Collection, Unit, Value, describe
+    from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
     from .extract import extract_answer, read_reference
 
@@ -80,7 +80,7 @@ def _score_job(job: dict) -> dict:
 def _same_text(reference: str, located: str) -> bool:
     import re
 
-    from .extract import clean, to_latex
+    from .notation import clean, to_latex
 
     def compact(text: str) -> str:
         return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', clean(to_latex(text)))

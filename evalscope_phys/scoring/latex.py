@@ -22,7 +22,7 @@ from __future__ import annotations
 import sympy
 
 from .canonical_parser import Unsupported, parse_canonical
-from .extract import to_latex
+from .notation import to_latex
 from .limits import check_expr_limits, check_text_limits
 from .normalize import LatexError, normalize_latex
 

@@ -1,0 +1,114 @@
+"""The labelled parts of a multi-part answer: ``(a) ... (b) ...``, ``\\text{(i)}``, in label order."""
+from __future__ import annotations
+
+import re
+from typing import List
+
+from .locate import locate
+from .notation import to_latex
+from .scan import matching_brace, strip_leading, strip_trailing
+
+_ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
+
+
+_PART_LABEL_RE = re.compile(
+    r'(?:^|(?<=\\\\)|(?<=\n)|(?<=&)|(?<=;)|(?<=,)|(?<=\\quad)|(?<=\\qquad)|(?<=\]))'
+    r'(?P<lead>(?:\s|&|\\[,;:! ]|\\quad|\\qquad)*)'
+    r'(?:\\text(?:bf)?\s*\{\s*\((?P<inner>[a-z]|[ivx]{1,4}|[1-9])\)(?P<rest>[^{}]*)\}'
+    r'|\((?P<bare>[a-z]|[ivx]{1,4}|[1-9])\))')
+
+
+def _label_order(label: str, kind: str) -> int:
+    if kind == 'roman':
+        return _ROMAN.index(label) if label in _ROMAN else -1
+    if kind == 'digit':
+        return int(label) - 1 if label.isdigit() else -1
+    return ord(label) - ord('a') if len(label) == 1 and label.isalpha() else -1
+
+
+def labelled_parts(response: str) -> List[str]:
+    """The parts of a labelled multi-part answer, in label order: ``(a) ... (b) ...`` -> two texts.
+
+    Labels are ``(a)``/``(i)``/``(1)`` (bare or in ``\\text{}``/``\\textbf{}``) where a part can
+    start (text start, a new ``\\\\`` line, a ``&`` column, after ``;``/``,``/``\\quad``), and must
+    run in sequence from the first one: a ``(r)`` in ``E(r)``, or a nested ``(i)`` inside part (b),
+    does not split. Text before the first label is dropped. Fewer than two labels: [].
+    """
+    if not isinstance(response, str) or not response.strip():
+        return []
+    texts, _ = locate(to_latex(response))
+    if not texts:
+        return []
+    located = ' \\\\ '.join(texts)
+    text = _hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip()))
+    found = []
+    for m in _PART_LABEL_RE.finditer(text):
+        label = m.group('inner') or m.group('bare')
+        found.append((m.start() + len(m.group('lead')), m.end(), label, m.group('rest')))
+    if len(found) < 2:
+        return []
+    first = found[0][2]
+    kind = 'roman' if first == 'i' else 'digit' if first.isdigit() else 'letter'
+    if _label_order(first, kind) != 0:
+        return []
+    chosen, expected = [], 0
+    for start, end, label, rest in found:
+        if _label_order(label, kind) == expected:
+            chosen.append((start, end, rest))
+            expected += 1
+    if len(chosen) < 2:
+        return []
+    parts = []
+    for index, (start, end, rest) in enumerate(chosen):
+        stop = chosen[index + 1][0] if index + 1 < len(chosen) else len(text)
+        body = text[end:stop]
+        if rest and rest.strip():
+            body = '\\text{%s}%s' % (rest, body)
+        parts.append(_strip_part_edges(body))
+    return parts
+
+
+_TEXT_OPEN_RE = re.compile(r'\\text(?:bf)?\s*\{')
+
+
+_INNER_LABEL_RE = re.compile(r'(?:^|(?<=[,;])|(?<=\\quad)|(?<=\\qquad))\s*\(([a-z]|[ivx]{1,4}|[1-9])\)')
+
+
+def _hoist_labels(text: str) -> str:
+    """Labels inside one text group (``\\text{(a) yes, (b) no}``) brought out, each on a new line."""
+    out, pos = [], 0
+    for m in _TEXT_OPEN_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            break
+        content = text[m.end():close]
+        cuts = list(_INNER_LABEL_RE.finditer(content))
+        if not cuts:
+            continue
+        out.append(text[pos:m.start()])
+        if cuts[0].start() > 0 and content[:cuts[0].start()].strip():
+            out.append('\\text{%s}' % content[:cuts[0].start()])
+        for index, cut in enumerate(cuts):
+            stop = cuts[index + 1].start() if index + 1 < len(cuts) else len(content)
+            piece = strip_trailing(content[cut.end():stop])
+            if re.fullmatch(r'\s*[+-]?\d+(\.\d+)?\s*', piece):
+                out.append('\n(%s) %s' % (cut.group(1), piece.strip()))
+            else:
+                out.append('\n(%s)' % cut.group(1) + ('\\text{%s}' % piece if piece.strip() else ''))
+        pos = close + 1
+    out.append(text[pos:])
+    return ''.join(out)
+
+
+def _strip_part_edges(text: str) -> str:
+    """A part's text without the separators around it (``&``, ``\\\\[1mm]``, ``;``, ``\\quad``)."""
+    text = strip_leading(text).lstrip('&: ')
+    previous = None
+    while previous != text:
+        previous = text
+        text = strip_trailing(text, '&').rstrip()
+        text = re.sub(r'\\\\\s*(\[[^\]]*\])?$', '', text).rstrip()
+        text = re.sub(r'\\end\{[a-zA-Z*]+\}$', '', text).rstrip()
+    return text.strip()

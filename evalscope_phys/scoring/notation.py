@@ -1,0 +1,111 @@
+"""Surface notation of answers: Unicode and plain-text math as LaTeX, and wrappers cleaned off.
+
+Why first: models write ``√(2gh)``, ``v₀``, ``x⁻³``, ``≈``, ``3e8``, ``**`` and ``>=`` as often as LaTeX;
+rewriting them once here means the reader and the comparator see one notation.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .scan import boxed_spans, matching_brace, strip_leading, strip_trailing
+from .words import CJK_RE
+
+_SUPERSCRIPTS = dict(zip('⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ', '0123456789+-=()ni'))
+
+
+_SUBSCRIPTS = dict(zip('₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ', '0123456789+-=()aeoxhklmnpst'))
+
+
+_UNICODE = {
+    '√': '\\sqrt ', '∛': '\\sqrt[3] ', 'π': '\\pi ', '×': '\\times ', '·': '\\cdot ', '⋅': '\\cdot ', '∙': '\\cdot ',
+    '−': '-', '–': '-', '∞': '\\infty ', '½': '\\frac{1}{2}', '¼': '\\frac{1}{4}', '¾': '\\frac{3}{4}',
+    '∼': '\\sim ', '≈': '\\approx ', '≃': '\\simeq ', '≅': '\\approx ', '≤': '\\leq ', '≥': '\\geq ',
+    '≠': '\\neq ', '±': '\\pm ', '∓': '\\mp ', '∝': '\\propto ', '→': '\\to ', '⟶': '\\to ', '⇒': '\\Rightarrow ',
+    '≪': '\\ll ', '≫': '\\gg ', '∈': '\\in ', '∪': '\\cup ', '⟨': '\\langle ', '⟩': '\\rangle ', '∂': '\\partial ',
+    '∫': '\\int ', '∑': '\\sum ', '∇': '\\nabla ', 'ℏ': '\\hbar ', 'ħ': '\\hbar ', '°': '^{\\circ}', '′': "'",
+    '″': "''", 'Å': '\\AA ', 'µ': '\\mu ', '\u2003': ' ', '\u2002': ' ', '\u2009': ' ', '\u00a0': ' ',
+    '\u202f': ' ', '\u200b': '', '\ufeff': '',
+    'α': '\\alpha ', 'β': '\\beta ', 'γ': '\\gamma ', 'δ': '\\delta ', 'ε': '\\varepsilon ', 'ϵ': '\\varepsilon ',
+    'ζ': '\\zeta ', 'η': '\\eta ', 'θ': '\\theta ', 'ϑ': '\\vartheta ', 'ι': '\\iota ', 'κ': '\\kappa ',
+    'λ': '\\lambda ', 'μ': '\\mu ', 'ν': '\\nu ', 'ξ': '\\xi ', 'ρ': '\\rho ', 'σ': '\\sigma ', 'τ': '\\tau ',
+    'υ': '\\upsilon ', 'φ': '\\phi ', 'ϕ': '\\phi ', 'χ': '\\chi ', 'ψ': '\\psi ', 'ω': '\\omega ',
+    'Γ': '\\Gamma ', 'Δ': '\\Delta ', 'Θ': '\\Theta ', 'Λ': '\\Lambda ', 'Ξ': '\\Xi ', 'Π': '\\Pi ',
+    'Σ': '\\Sigma ', 'Φ': '\\Phi ', 'Ψ': '\\Psi ', 'Ω': '\\Omega ',
+}
+
+
+_UNICODE_RE = re.compile('|'.join(re.escape(k) for k in sorted(_UNICODE, key=len, reverse=True)))
+
+
+_SCRIPT_RUN_RE = re.compile('[%s]+|[%s]+' % (''.join(_SUPERSCRIPTS), ''.join(_SUBSCRIPTS)))
+
+
+_PLAIN_OPERATORS = (('**', '^'), ('>=', '\\geq '), ('<=', '\\leq '), ('!=', '\\neq '), ('==', '='),
+                    ('+/-', '\\pm '), ('+-', '\\pm '), ('->', '\\to '))
+
+
+def to_latex(text: str) -> str:
+    """Unicode math as LaTeX (``v₀`` -> ``v_{0}``, ``x⁻³`` -> ``x^{-3}``, ``≈`` -> ``\\approx``)."""
+    if not text.isascii():
+        text = _SCRIPT_RUN_RE.sub(_script_run, text)
+        text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
+        if not text.isascii() and not CJK_RE.search(text):  # CJK text keeps its own punctuation
+            text = unicodedata.normalize('NFKC', text)
+    return text
+
+
+def plain_operators(text: str) -> str:
+    """Plain-text operators of a located answer as LaTeX (``**`` -> ``^``, ``>=`` -> ``\\geq``)."""
+    for plain, latex in _PLAIN_OPERATORS:
+        if plain in text:
+            text = text.replace(plain, latex)
+    return text
+
+
+def _script_run(match: 're.Match[str]') -> str:
+    run = match.group(0)
+    if run[0] in _SUPERSCRIPTS:
+        return '^{%s}' % ''.join(_SUPERSCRIPTS[c] for c in run)
+    return '_{%s}' % ''.join(_SUBSCRIPTS[c] for c in run)
+
+
+BACKSLASH_SPACE_RE = re.compile(r'(?<!\\)\\ ')
+
+
+_WRAPPER_RE = re.compile(r'^\s*(\\displaystyle|\\textstyle|\\scriptstyle)\s*')
+
+
+_LABEL_RE = re.compile(r'^\s*(\\text(bf)?\{\s*\(?[a-z0-9]{1,3}\)\s*\}|\([a-z0-9]{1,3}\)|[a-z]\))\s*:?\s*(?=\S)')
+
+
+_DELIMS_OPEN = ('$$', '$', '\\[', '\\(')
+
+
+_DELIMS_CLOSE = ('$$', '$', '\\]', '\\)')
+
+
+def clean(text: str) -> str:
+    """Strip math delimiters, boxes, labels, spacing, final punctuation and an outer pair of braces."""
+    text = text.strip()
+    for _ in range(6):
+        before = text
+        for d in _DELIMS_OPEN:
+            if text.startswith(d):
+                text = text[len(d):]
+                break
+        for d in _DELIMS_CLOSE:
+            if text.endswith(d) and not text.endswith('\\' + d):
+                text = text[:-len(d)]
+                break
+        text = _WRAPPER_RE.sub('', text)
+        text = _LABEL_RE.sub('', text)
+        text = strip_trailing(strip_leading(text)).strip()
+        if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
+            text = text[1:-1].strip()
+        spans = boxed_spans(text)
+        if len(spans) == 1 and spans[0][0] == 0 and spans[0][2] == len(text) - 1:
+            text = text[spans[0][1]:spans[0][2]].strip()
+        if text == before:
+            break
+    return text

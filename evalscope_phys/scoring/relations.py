@@ -1,0 +1,161 @@
+"""One answer item: a relation with its kind and direction, a definition ``name = value``, or a value.
+
+``a > b`` is stored as ``b < a``; ``T = 2mg``, ``AB = 4`` and ``x \\in [0, 1]`` are definitions; ``a < x \\le b``
+is an interval of ``x``; a chain ending in a mixed relation is refused (undecided).
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+
+from . import values
+from .answer import Answer, Definition, Empty, Interval, Relation, Unreadable
+from .notation import clean, plain_operators
+from .scan import command_end, matching_brace, top_level_split
+from .trailing_units import is_numeric, split_unit
+
+#: relation spellings -> (kind, flipped): ``>`` is stored as ``<`` with the sides swapped
+RELATIONS = {
+    '=': ('=', False), '\\neq': ('!=', False), '\\ne': ('!=', False), '<': ('<', False), '>': ('<', True),
+    '\\lt': ('<', False), '\\gt': ('<', True), '\\le': ('<=', False), '\\leq': ('<=', False),
+    '\\leqslant': ('<=', False), '\\ge': ('<=', True), '\\geq': ('<=', True), '\\geqslant': ('<=', True),
+    '\\approx': ('approx', False), '\\simeq': ('approx', False), '\\approxeq': ('approx', False),
+    '\\cong': ('approx', False), '\\sim': ('sim', False), '\\propto': ('propto', False), '\\to': ('to', False),
+    '\\rightarrow': ('to', False), '\\longrightarrow': ('to', False), '\\equiv': ('equiv', False),
+    '\\coloneqq': ('=', False), ':=': ('=', False), '\\ll': ('ll', False), '\\gg': ('ll', True),
+    '\\in': ('in', False),
+}
+
+
+IMPLIES = ('\\Rightarrow', '\\implies', '\\Longrightarrow', '\\therefore')
+
+
+_NAME_RE = re.compile(r"^\s*(\\[Dd]elta\s*)?(\\(vec|mathbf|boldsymbol|bm|hat|bar|tilde|dot|ddot|overline|overrightarrow|mathcal)"
+                      r"\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])\s*(_\s*(\{[^{}]*(\{[^{}]*\}[^{}]*)*\}|\\?[A-Za-z0-9]+))?"
+                      r"\s*(\^\s*\{?\s*(\\prime|\*|')+\s*\}?|')*\s*((\\left)?\s*\([^()]*(\\right)?\s*\))?\s*$")
+
+
+_NOT_NAMES = frozenset({'\\frac', '\\sqrt', '\\pi', '\\infty', '\\sin', '\\cos', '\\tan', '\\exp', '\\ln', '\\log'})
+
+
+def is_name(text: str) -> bool:
+    """A quantity's name (``T``, ``v_{0,\\max}``, ``\\Delta x``, ``E'``, ``p(\\theta)``, ``\\vec{F}``)."""
+    stripped = re.sub(r'^\\displaystyle\s*', '', text.strip())
+    while stripped.startswith('{') and matching_brace(stripped, 0) == len(stripped) - 1:
+        stripped = stripped[1:-1].strip()
+    if not stripped or stripped.split('_')[0].split('(')[0].strip() in _NOT_NAMES:
+        return False
+    m = re.fullmatch(r'\s*(\\left)?\s*\|(.*)(\\right)?\s*\|\s*', stripped)
+    if m and '|' not in m.group(2):
+        stripped = m.group(2).replace('\\right', '')
+    return bool(_NAME_RE.match(stripped)) or _one_symbol(stripped)
+
+
+def _one_symbol(text: str) -> bool:
+    """The text reads as one symbol (``v_\\text{T}``, ``E_{K^-}``, ``\\overline{E^2}``, ``E(r)``)."""
+    from .normalize import LatexError, normalize_latex
+    if len(text) > 80 or re.search(r'[+=<>]|\\frac|\\sqrt', text):
+        return False
+    try:
+        return bool(re.fullmatch(r'\\variable\{[^{}]*\}', normalize_latex(plain_operators(text)).strip()))
+    except (LatexError, RecursionError):
+        return False
+
+
+def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
+    """One answer without list or ``or`` structure: a relation, a definition or a value."""
+    text = clean(text)
+    text = drop_lead_prose(text)
+    if not text:
+        return Empty()
+    segments = [s for s in top_level_split(text, IMPLIES) if s.strip()]
+    if len(segments) > 1:
+        text = clean(segments[-1])
+    pieces, kinds = _split_relations(text)
+    if kinds and not pieces[0] and kinds[0][0] in ('=', 'approx') and all(pieces[1:]):
+        pieces, kinds = pieces[1:], kinds[1:]  # "= 1.7 \times 10^{26}": a value whose name was left out
+    if not kinds:
+        return values.read_value(pieces[0] if pieces else text, expected, depth)
+    if any(not p.strip() for p in pieces):
+        return Unreadable('relation_missing_side', text)
+    if len(kinds) == 1 and kinds[0][0] == 'sim' and is_name(pieces[0]):
+        kinds = [('approx', False)]  # E_n \sim X: the quantity is (asymptotically) X
+    if all(k[0] in ('=', 'approx') for k in kinds):
+        approximate = any(k[0] == 'approx' for k in kinds)
+        members = [values.read_value(p, expected, depth) for p in pieces[1:]]
+        if is_name(pieces[0]) or (len(pieces) == 2 and _names_a_number(pieces[0], pieces[1])):
+            return Definition(compact(pieces[0]), members[-1], approximate, tuple(members[:-1]))
+        if len(pieces) > 2:
+            first = values.read_value(pieces[0], expected, depth)
+            return Definition('', members[-1], approximate, (first,) + tuple(members[:-1]))
+        return Relation('approx' if approximate else '=', values.read_value(pieces[0], expected, depth), members[-1])
+    if kinds[0][0] == 'in' and len(kinds) == 1:
+        return Definition(compact(pieces[0]), values.read_value(pieces[1], 'IN', depth))
+    if len(kinds) == 2 and kinds[0][1] == kinds[1][1] and {k for k, _ in kinds} <= {'<', '<='} \
+            and is_name(pieces[1]):
+        # a < x <= b: x in an interval (a two-sided inequality)
+        lo, hi = (pieces[0], pieces[2]) if not kinds[0][1] else (pieces[2], pieces[0])
+        kind_lo, kind_hi = (kinds[0][0], kinds[1][0]) if not kinds[0][1] else (kinds[1][0], kinds[0][0])
+        low, high = values.read_value(lo, None, depth), values.read_value(hi, None, depth)
+        piece = (kind_lo == '<=', low, high, kind_hi == '<=')
+        return Definition(compact(pieces[1]), Interval((piece,)))
+    if len(kinds) == 1:
+        (kind, flipped), = kinds
+        left, right = values.read_value(pieces[0], expected, depth), values.read_value(pieces[1], expected, depth)
+        return Relation(kind, right, left) if flipped else Relation(kind, left, right)
+    return Unreadable('relation_chain', text)
+
+
+def _names_a_number(left: str, right: str) -> bool:
+    """``AB = 4``, ``|AB| = 1``, ``\\frac{NO}{BO} = \\frac{1}{\\sqrt{6}}``: a quantity (no sum on the left)
+    given a number is a definition; ``x + y = 1`` stays an equation."""
+    if not is_numeric(split_unit(right)[0]) or re.search(r'\d', left):
+        return False
+    return not top_level_split(left, ('+', '-'))[1:] and bool(re.search(r'[A-Za-z]', left))
+
+
+def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
+    """Pieces between top-level relations and each relation's (kind, flipped)."""
+    pieces, kinds, start, depth, i, n = [], [], 0, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            j = command_end(text, i)
+            name = text[i:j]
+            if depth == 0 and name in RELATIONS:
+                pieces.append(text[start:i])
+                kinds.append(RELATIONS[name])
+                start = i = j
+                continue
+            if name in ('\\{', '\\langle', '\\lbrace', '\\lvert'):
+                depth += 1
+            elif name in ('\\}', '\\rangle', '\\rbrace', '\\rvert'):
+                depth -= 1
+            i = j
+            continue
+        if c in '{([':
+            depth += 1
+        elif c in '})]':
+            depth -= 1
+        elif depth == 0 and c in '=<>' or (depth == 0 and text.startswith(':=', i)):
+            width = 2 if text.startswith(':=', i) else 1
+            pieces.append(text[start:i])
+            kinds.append(RELATIONS[text[i:i + width]])
+            start = i = i + width
+            continue
+        i += 1
+    pieces.append(text[start:])
+    return [p.strip() for p in pieces], kinds
+
+
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
+
+
+def drop_lead_prose(text: str) -> str:
+    """``\\text{The momentum is about }0.82\\text{ GeV/c}``: the sentence goes, the formula stays."""
+    m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
+    return text[m.end():].strip() if m else text
+
+
+def compact(text: str) -> str:
+    return re.sub(r'\s+', '', re.sub(r'\\[,;:! ]|\\left|\\right', '', text))
