@@ -138,6 +138,7 @@ def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dic
         'reasons': dict(collections.Counter(v.reason for _, v in results)),
         'agreement_by_kind': {k: {'within_5': a, 'fair': n} for k, (a, n) in sorted(by_kind.items())},
         'unscored': sum(1 for _, v in results if not v.scored),
+        'labelled_errors_found_equal': [r['id'] for r, v in results if not is_equivalent_kind(r['kind']) and v.strict],
     }
     print(f"pairs: {figures['pairs']}  throughput: {figures['pairs_per_second']:.1f} pairs/s (one caller)"
           f"  load average {figures['load_average']:.1f} on {os.cpu_count()} CPUs")
@@ -152,8 +153,14 @@ def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dic
           f"({figures['equivalent_share']:.1%}); the others:")
     for row, verdict in equivalent:
         if not (verdict.eed == 100 and verdict.strict):
-            note = ' (the reference is identically 0)' if row['id'] in ('eed-0736', 'eed-0743') else ''
-            print(f"  {row['id']} {row['kind']}: {verdict.reason} {verdict.detail[:60]}{note}")
+            print(f"  {row['id']} {row['kind']}: {verdict.reason} {verdict.detail[:60]}")
+    relabelled = [(r, v) for r, v in results if not is_equivalent_kind(r['kind']) and v.strict]
+    if relabelled:
+        print('labelled as errors but strictly equal to the reference (trust mathematics over the label):')
+        for row, verdict in relabelled:
+            zero = score_answer(row['gt'], '0', eed=False).strict
+            note = '; the reference itself is identically 0' if zero else ''
+            print(f"  {row['id']} {row['kind']}: {verdict.reason}{note}")
     print(f"agreement with the official EED (within {AGREEMENT_POINTS:g} points, fair pairs): "
           f"{fair_agree}/{fair_total} ({figures['fair_agreement']:.1%})")
     print('by kind (within 5 / fair):')
