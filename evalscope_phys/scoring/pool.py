@@ -8,12 +8,13 @@ process we can kill. ``run_limited`` sends a call to one of a few persistent wor
 **The deadline covers the caller's whole wait**: waiting for a free worker, for a worker that is
 (re)starting, and the call itself. When the budget is spent the caller gets ``timeout`` at once;
 no thread ever blocks longer because others are queued ahead of it. Restarts are cheap: workers
-are forked from a forkserver that has imported *and warmed up* SymPy, latex2sympy2_extended and
+are forked from a forkserver that has imported *and warmed up* SymPy and
 whatever :func:`add_preload` names (their ``warm_up()`` runs there once), so a replacement after a
 kill is ready in milliseconds, and a replacement is started as soon as a worker is killed.
 
 The one exception is the pool's **boot**, paid once per process (start the forkserver, import and
-warm up SymPy there and, in parallel, in the calling process: 2-9 s on a loaded 2-core box): a call
+warm up SymPy and the engine there: seconds on a loaded 2-core box; the calling process imports
+nothing of SymPy: everything that reads an answer runs in a worker): a call
 that finds the pool not yet booted waits for it (at most ``WORKER_START_TIMEOUT``) before its
 deadline starts. Charging the boot to the first
 answers would turn them into ``timeout`` on a slow machine and make verdicts depend on how old the
@@ -43,7 +44,7 @@ DEFAULT_TIMEOUT = 5.0
 """Seconds per call; the issue's budget for scoring one answer in total."""
 WORKER_START_TIMEOUT = 120.0
 """Seconds a new worker may take to import SymPy on a cold, loaded machine before we give up."""
-PRELOAD_MODULES = ['sympy', 'latex2sympy2_extended']
+PRELOAD_MODULES = ['sympy']
 """Imported and warmed up once per forkserver, so neither a call nor a restart pays for it."""
 WARM_UP_MODULE = 'evalscope_phys.scoring.pool_warm_up'
 """Imported last by the forkserver: runs every preloaded module's ``warm_up()`` there, once."""
@@ -269,7 +270,6 @@ class WorkerPool:
 
     def start(self) -> None:
         """Begin starting every worker without waiting (the boot); a no-op once started."""
-        _warm_up_caller()
         with self._cond:
             if self._closed:
                 return
@@ -279,7 +279,7 @@ class WorkerPool:
                 self._idle.append(self._spawn())
 
     def _wait_for_boot(self) -> Optional[str]:
-        """Block until one worker is ready and this process is warmed up; an error message if the boot failed."""
+        """Block until one worker is ready; an error message if the boot failed."""
         if self._booted:
             return None
         self.start()
@@ -294,7 +294,6 @@ class WorkerPool:
                 return 'the scoring pool has been shut down'
             if not self._booted:
                 return self._boot_error
-        _caller_warmed.wait(max(0.0, end - time.monotonic()))
         return None
 
     def _spawn(self) -> _Worker:
@@ -522,33 +521,6 @@ def add_preload(module: str) -> None:
 
 
 _warmed: Set[str] = set()
-_caller_warmed = threading.Event()
-_caller_warm_up_lock = threading.Lock()
-_caller_warm_up_started = False
-
-
-def _warm_up_caller() -> None:
-    """Warm the preloaded modules in the calling process too, once, in a background thread.
-
-    Why: the engine also works in the caller before it hands a job to a worker (extraction, unit
-    comparison with the pint registry: seconds to build under load). Done on the first answer,
-    that would be charged to its deadline; done here, it is part of the boot.
-    """
-    global _caller_warm_up_started
-    with _caller_warm_up_lock:
-        if _caller_warm_up_started:
-            return
-        _caller_warm_up_started = True
-
-    def work() -> None:
-        try:
-            warm_up(list(PRELOAD_MODULES))
-        finally:
-            _caller_warmed.set()
-
-    threading.Thread(target=work, name='evalscope-phys-caller-warm-up', daemon=True).start()
-
-
 def warm_up(modules: List[str]) -> None:
     """Imports, then each module's optional ``warm_up()`` (once per process): paid at start, not by an answer."""
     for name in modules:

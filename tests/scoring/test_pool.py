@@ -72,8 +72,8 @@ def test_a_call_runs_in_a_worker_process_and_returns_its_value():
     assert run_limited(os.getpid).value != os.getpid()
 
 
-def test_workers_preimport_sympy_and_latex2sympy():
-    assert run_limited(loaded_modules, 'sympy', 'latex2sympy2_extended').value == [True, True]
+def test_workers_preimport_sympy_and_the_engine():
+    assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare').value == [True, True]
 
 
 def test_the_deadline_fires_on_a_slow_function():
