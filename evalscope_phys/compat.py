@@ -116,6 +116,12 @@ def image_bytes_to_base64(adapter: Any, data: bytes, default_format: str = 'png'
     return convert(data, default_format=default_format, guess_mimetype=guess_mimetype)
 
 
+def parse_size(value: Any) -> Optional[int]:
+    """EvalScope's size parser (``'20mb'`` -> bytes; ``evalscope.utils.io_utils.parse_size``)."""
+    module = private_module('evalscope.utils.io_utils')
+    return getattr(module, 'parse_size')(value)
+
+
 def judge_models(adapter: Any) -> list:
     """The ``judge.models`` of the adapter's task config (``LLMJudgeMixin._judge_config``)."""
     return list(private(adapter, '_judge_config', 'LLMJudgeMixin').models or [])

@@ -18,7 +18,6 @@ from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
-from evalscope.metrics.semantics.entry import MetricEntry
 
 from evalscope_phys.benchmarks.base import (
     DatasetUnavailableError,
@@ -34,15 +33,12 @@ from evalscope_phys.benchmarks.physolym_records import RELEASE, normalise_record
 from evalscope_phys.benchmarks.solutions import no_reference_verdict
 from evalscope_phys.benchmarks.substring_strict import substring_strict
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.metrics import (EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL,
-                                            register_metric_semantics, verdict_score)
+from evalscope_phys.scoring.metrics import (EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, SUBSTRING_STRICT,
+                                            verdict_score)
 
 #: Physics-R1's release on the Hugging Face hub (one file, physolym-a.jsonl)
 HUB_ID = 'shanyangmie/physolym-a'
 DATA_FILES = ('physolym*.jsonl', 'physolym*.json', '*.jsonl')
-SUBSTRING_STRICT = 'substring_strict'
-register_metric_semantics({SUBSTRING_STRICT: MetricEntry(baseline='quality.accuracy.ratio',
-                                                         metric_name='Substring Strict (Physics-R1)')})
 SUBSET_LIST = ['en', 'et']
 #: answer types whose answer is an expression, so EED is meaningful
 EXPRESSION_TYPES = frozenset({'expression', 'equation', 'symbolic'})

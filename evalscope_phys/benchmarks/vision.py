@@ -28,7 +28,6 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 from evalscope.api.benchmark import VisionLanguageAdapter
 from evalscope.api.dataset import Sample
 from evalscope.api.messages import ChatMessageUser, Content, ContentImage, ContentText
-from evalscope.utils.io_utils import parse_size
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import BrokenRecordError
@@ -81,7 +80,7 @@ def request_limit_param() -> Dict[str, Any]:
 def max_request_bytes(adapter: Any) -> Optional[int]:
     """The adapter's per-request cap in bytes (None: no cap)."""
     params = getattr(adapter, 'extra_params', None) or {}
-    return parse_size(params.get(MAX_REQUEST_BYTES, DEFAULT_MAX_REQUEST_BYTES))
+    return compat.parse_size(params.get(MAX_REQUEST_BYTES, DEFAULT_MAX_REQUEST_BYTES))
 
 
 def _too_large(adapter: Any, what: str, size: int, cap: int) -> RequestTooLargeError:

@@ -31,6 +31,7 @@ LENIENT = 'lenient_acc'
 SCORED = 'scored'
 STRICT_ALL = 'strict_acc_all'
 LENIENT_ALL = 'lenient_acc_all'
+SUBSTRING_STRICT = 'substring_strict'
 
 #: report semantics of every metric name our adapters emit
 METRIC_ENTRIES: Dict[str, MetricEntry] = {
@@ -41,6 +42,7 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),
     STRICT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy (all answers)'),
     LENIENT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy (all answers)'),
+    SUBSTRING_STRICT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Substring Strict (Physics-R1)'),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'judge_failed': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Judge Failed'),

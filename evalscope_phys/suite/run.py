@@ -157,7 +157,7 @@ def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_
                 for path, repair in repair_cache_files(sub_run):
                     what = (f'dropped a torn last line ({len(repair.dropped)} bytes; that record is asked again)'
                             if repair.action == 'dropped' else 'added the missing final newline')
-                    print(f'[suite {suite.name}] seed {seed}: {path}: {what}', file=sys.stderr, flush=True)
+                    print(f'[suite {suite.name}] seed {seed}: {path}: {what}', file=progress, flush=True)
             print(f'[suite {suite.name}] seed {seed} ({index}/{len(configs)}): {status} -> {sub_run}',
                   file=progress, flush=True)
             try:

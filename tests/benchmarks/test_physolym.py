@@ -192,7 +192,7 @@ def test_release_and_schema_samples_get_both_strict_columns(sample_id, response,
 
 def test_a_solution_without_a_readable_answer_is_unscored_not_wrong():
     score = release_score('ipho_nbpho_eupho#5', '\\boxed{\\text{stable}}')
-    assert score.value == {'scored': 0.0, 'substring_strict': 0.0}
+    assert score.value == {'scored': 0.0, 'substring_strict': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
     assert score.metadata['verdict']['reason'] == 'unparseable_reference'
 
 

@@ -48,14 +48,20 @@ def test_format_term_is_an_ablation_weighted_in(response, expected):
 
 def test_unscored_answers_earn_the_documented_reward_and_are_counted():
     reset_unscored_counts()
-    too_long = r'\boxed{2}' + ' ' * 1_000_001  # beyond what the engine will read
-    reward = score_completion(too_long, '2')
+    reward = score_completion(r'\boxed{2}', r'\frac{a}{')  # a reference the engine cannot read: ours to fix
     assert reward.score == UNSCORED_REWARD == 0.0
     assert not reward.verdict.scored
-    assert physics_reward(r'\boxed{2}', '') == UNSCORED_REWARD  # an empty reference is ours to fix
+    assert physics_reward(r'\boxed{2}', '') == UNSCORED_REWARD  # an empty reference too
     counts = unscored_counts()
     assert sum(counts.values()) == 2, counts
     assert reward.verdict.reason in counts
+
+
+def test_an_oversized_completion_is_the_models_failure_not_unscored():
+    reset_unscored_counts()
+    reward = score_completion(r'\boxed{2}' + ' ' * 1_000_001, '2')  # beyond what the engine will read
+    assert reward.score == 0.0 and reward.verdict.scored and reward.verdict.reason == 'answer_too_large'
+    assert sum(unscored_counts().values()) == 0
 
 
 def test_bad_completions_never_raise():

@@ -42,8 +42,6 @@ print(json.dumps([physics_reward(r"\\\\boxed{2}", "2"), physics_reward(r"\\\\box
 '''
 
 
-@pytest.mark.xfail(strict=True, reason='issue 11: the scoring pool still re-runs an unguarded __main__ script in '
-                                       'its forkserver/spawn workers (being fixed in pool.py)')
 def test_a_fresh_interpreter_without_a_main_guard(tmp_path):
     script = tmp_path / 'train.py'
     script.write_text(textwrap.dedent(SCRIPT))

@@ -152,7 +152,7 @@ def test_a_packaged_suite_is_found_by_name():
     suite = load_suite('text')
     assert Path(suite.source) == resource_dir('yamls') / 'suites' / 'text.yaml'
     assert suite.datasets == ('phybench', 'physolym', 'olympiadbench_physics', 'ugphysics', 'physreason')
-    with pytest.raises(SuiteConfigError, match='not the name of a packaged suite .*all, text, vision'):
+    with pytest.raises(SuiteConfigError, match='not the name of a packaged suite .*all, baselines, text, vision'):
         load_suite('txet')
 
 
