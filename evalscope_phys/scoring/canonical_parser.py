@@ -26,6 +26,10 @@ from .normalize import VECTOR, is_opaque_name, is_vector_name
 
 MAX_DEPTH = 200
 """Nesting deeper than this is refused (the limits pre-check stops real inputs long before)."""
+MAX_GROWING_ARGUMENT = 1e4
+"""``exp``/``cosh``/``sinh`` of a number larger than this (a value beyond 10^4000) is refused: SymPy's
+assumptions would evaluate it at unpredictable moments (an OverflowError deep in mpmath), making the
+verdict depend on what the worker computed before."""
 
 _TOKEN_RE = re.compile(r'\\variable\{([^{}]*)\}|\\([A-Za-z]+)|(\d+\.?\d*|\.\d+)|(\S)')
 _FUNCTIONS = {
@@ -36,6 +40,10 @@ _FUNCTIONS = {
     'artanh': sympy.atanh, 'arcsinh': sympy.asinh, 'arccosh': sympy.acosh, 'arctanh': sympy.atanh,
     'exp': sympy.exp, 'ln': sympy.log,
 }
+MAX_FACTORIAL_ARGUMENT = 10000
+"""n! for a number n above this (and binomials needing such factorials) is refused: computing the
+exact integer would outlast any deadline; no physics answer needs one."""
+_GROWING = frozenset({'exp', 'cosh', 'sinh'})
 _MULTI_ARGUMENT = {'max': sympy.Max, 'min': sympy.Min}
 _INVERSES = {'sin': 'arcsin', 'cos': 'arccos', 'tan': 'arctan', 'cot': 'arccot', 'sec': 'arcsec',
              'csc': 'arccsc', 'sinh': 'arsinh', 'cosh': 'arcosh', 'tanh': 'artanh'}
@@ -44,11 +52,13 @@ _SPACE = ('cmd', 'sp')
 
 
 class Unsupported(ValueError):
-    """The text is outside the canonical subset; ``command`` names an unknown command, if that was it."""
+    """The text is outside the canonical subset; ``command`` names an unknown command, if that was it;
+    ``too_large`` marks a value too large to build."""
 
-    def __init__(self, message: str, command: str = '') -> None:
+    def __init__(self, message: str, command: str = '', too_large: bool = False) -> None:
         super().__init__(message)
         self.command = command
+        self.too_large = too_large
 
 
 def symbol(name: str) -> sympy.Symbol:
@@ -176,6 +186,8 @@ class _Parser:
                 base = sympy.Pow(base, self.group())
             elif tok == ('chr', '!'):
                 self.next()
+                if base.is_number and _magnitude(base) > MAX_FACTORIAL_ARGUMENT:
+                    raise Unsupported('number too large', too_large=True)
                 base = sympy.factorial(base)
             elif tok == ('cmd', 'degree'):  # 30^\circ: a postfix unit of angle, bound to its number
                 self.next()
@@ -226,8 +238,11 @@ class _Parser:
             numerator = self.group()
             return numerator / self.group()
         if value == 'binom':
-            top = self.group()
-            return sympy.binomial(top, self.group())
+            top, bottom = self.group(), self.group()
+            if top.is_number and bottom.is_number and _magnitude(top) > MAX_FACTORIAL_ARGUMENT \
+                    and min(_magnitude(bottom), _magnitude(top - bottom)) > 100:
+                raise Unsupported('number too large', too_large=True)  # \binom{10^9}{5 \cdot 10^8}
+            return sympy.binomial(top, bottom)
         if value == 'sqrt':
             if self.peek() == ('chr', '['):
                 self.next()
@@ -263,6 +278,8 @@ class _Parser:
             self.expect(('chr', _OPEN[opener]))
         else:
             argument = self.division(argument=True)
+        if name in _GROWING and argument.is_number and _magnitude(argument) > MAX_GROWING_ARGUMENT:
+            raise Unsupported('number too large', too_large=True)  # e^{10^5}: refused before SymPy evaluates it
         if exponent == -1 and name in _INVERSES:  # \tan^{-1} x is arctan x
             return _FUNCTIONS[_INVERSES[name]](argument)
         value = sympy.log(argument, base) if base is not None else _FUNCTIONS[name](argument)
@@ -294,6 +311,14 @@ def magnitude(inner: sympy.Expr) -> sympy.Expr:
     return _opaque('norm', inner)
 
 
+def _magnitude(value: sympy.Expr) -> float:
+    """|value| as a float; inf when it overflows or cannot be evaluated (errors count as huge)."""
+    try:
+        return abs(complex(value))
+    except (OverflowError, TypeError, ValueError, ArithmeticError):
+        return float('inf')
+
+
 def _number(text: str) -> sympy.Expr:
     if '.' in text:
         return sympy.Float(text)
@@ -307,10 +332,10 @@ def parse_canonical(text: str) -> sympy.Expr:
         raise Unsupported('empty')
     try:
         value = parser.expression()
-    except (RecursionError, ZeroDivisionError, TypeError, ValueError) as exc:
+    except (RecursionError, ZeroDivisionError, TypeError, ValueError, ArithmeticError) as exc:
         if isinstance(exc, Unsupported):
             raise
-        raise Unsupported(type(exc).__name__)
+        raise Unsupported(type(exc).__name__, too_large=isinstance(exc, (OverflowError, RecursionError)))
     if parser.peek() is not None:
         raise Unsupported('trailing %r' % (parser.peek(),))
     return value

@@ -152,6 +152,7 @@ def _progress(total: int, initial: int, quiet: bool):
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import engine  # noqa: F401  registers the engine for the forkserver's preload before the boot
     from . import pool as scoring_pool
 
     workers = args.workers or scoring_pool.default_worker_count()

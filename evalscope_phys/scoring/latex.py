@@ -46,7 +46,8 @@ def to_sympy(text: str) -> sympy.Expr:
     try:
         expr = parse_canonical(canonical)
     except Unsupported as exc:
-        raise LatexError('latex_parse_failure', str(exc)[:80], unsupported=bool(exc.command)) from None
+        raise LatexError('latex_parse_failure', str(exc)[:80], unsupported=bool(exc.command),
+                         too_large=exc.too_large) from None
     except RecursionError:
         raise LatexError('too_deep', too_large=True) from None
     limit = check_expr_limits(expr)

@@ -87,10 +87,20 @@ def test_hostile_answers_and_references(tmp_path):
     assert not os.path.exists(sentinel)
 
 
-HUGE = [r'\boxed{' + 'x' * 10_001 + '}', '(' * 100 + 'x' + ')' * 100, r'10^{10^{10}}', 'x^{' * 50 + '2' + '}' * 50]
+HUGE = {
+    'long': r'\boxed{' + 'x' * 10_001 + '}',
+    'deep': '(' * 100 + 'x' + ')' * 100,
+    'tower': r'10^{10^{10}}',
+    'nested_powers': 'x^{' * 50 + '2' + '}' * 50,
+    'huge_binomial': r'\binom{10^{9}}{5\cdot 10^{8}}',
+    'huge_factorial': r'(10^{6})!',
+    'huge_exponential': r'e^{100000}',
+    'nested_cosh': r'\cosh(' * 5 + '100' + ')' * 5,
+    'nested_exp': r'\exp(' * 5 + '10' + ')' * 5,
+}
 
 
-@pytest.mark.parametrize('text', HUGE, ids=['long', 'deep', 'tower', 'nested_powers'])
+@pytest.mark.parametrize('text', HUGE.values(), ids=HUGE.keys())
 def test_oversized_answers_are_the_models_failure_and_oversized_references_unscored(text):
     as_answer = score_answer(REFERENCE, text)
     assert (as_answer.reason, as_answer.strict, as_answer.scored) == ('answer_too_large', False, True), as_answer
@@ -123,3 +133,19 @@ def test_a_hostile_left_side_is_not_parsed_as_an_equation():
     left = '(' * 200 + 'x' + ')' * 200
     verdict = score_answer('x^2+y^2=1', f'{left} = 1', timeout=DEADLINE)
     assert verdict.strict is not True
+
+
+# Values that stay small must not be refused by the size guards (negative cases of the rules above).
+SMALL_BUT_NEAR_THE_GUARDS = [
+    (r'\binom{10^{9}}{2}', '499999999500000000', 'a huge top with a small bottom is an ordinary number'),
+    ('5!', '120', 'a small factorial'),
+    (r'e^{-371}', r'\exp(-371)', 'the largest exponent in real answers'),
+    (r'\cosh(\cosh(1))', r'\cosh(\cosh(1))', 'nesting alone is not size'),
+]
+
+
+@pytest.mark.parametrize('answer, reference, why', SMALL_BUT_NEAR_THE_GUARDS,
+                         ids=[c[2] for c in SMALL_BUT_NEAR_THE_GUARDS])
+def test_values_near_the_size_guards_are_still_compared(answer, reference, why):
+    verdict = score_answer(reference, answer)
+    assert (verdict.strict, verdict.reason) == (True, 'equivalent'), (why, verdict)
