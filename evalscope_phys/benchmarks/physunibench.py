@@ -14,10 +14,11 @@ from evalscope.constants import Tags
 from evalscope.utils.multi_choices import parse_answers
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, is_text_answer
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.vision import check_images, figure_message, image_data_uri, resolve_image
 from evalscope_phys.scoring import extract_final_answer, score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
+from evalscope_phys.scoring.routing import is_text_answer
 from evalscope_phys.scoring.verdict import Verdict
 
 OPEN_ENDED, MULTIPLE_CHOICE = 'open_ended', 'multiple_choice'
@@ -204,5 +205,6 @@ class PhysUniBenchAdapter(RulesFirstJudgeMixin, VisionLanguageAdapter):
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """Multiple choice is decided by its letter and never judged; open-ended as the mixin says."""
         if (context.task_state.metadata or {}).get('subset') == MULTIPLE_CHOICE:
+            record_routes(rule_score, {'answer': (False, 'multiple_choice')})
             return {}
         return super().judge_pending(rule_score, context)
