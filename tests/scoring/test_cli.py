@@ -41,3 +41,21 @@ def test_mismatched_output_is_refused(tmp_path):
     out.write_text(json.dumps({'gt': 'y', 'gen': 'y'}) + '\n')
     done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
     assert done.returncode != 0
+
+
+def test_each_line_says_whether_a_judge_would_see_it_under_the_scope(tmp_path):
+    pairs = tmp_path / 'in.jsonl'
+    rows = [{'gt': '2', 'gen': r'\boxed{2}'}, {'gt': '2', 'gen': r'\boxed{3}'},
+            {'gt': 'counterclockwise', 'gen': r'\boxed{\text{the block does not move}}'}]
+    pairs.write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    routed = {}
+    for scope in ('undecided', 'rejected', 'all'):
+        out = tmp_path / f'{scope}.jsonl'
+        done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet', '--no-eed', '--judge-scope', scope)
+        assert done.returncode == 0, done.stderr
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        routed[scope] = [line['needs_judge'] for line in lines]
+        assert [line['judge_reason'] for line in lines][:2] == ['rule_accepted', 'rule_rejected']
+        assert lines[2]['judge_reason'] in ('undecided', 'text_answer')
+    assert routed == {'undecided': [False, False, True], 'rejected': [False, True, True], 'all': [True, True, True]}
+    assert run_cli('--pairs', str(pairs), '--out', str(tmp_path / 'x.jsonl'), '--judge-scope', 'most').returncode == 2
