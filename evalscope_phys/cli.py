@@ -17,6 +17,7 @@ COMMANDS = {
     'demo': ('evalscope_phys.demo', 'run the bundled demo suite against the local replay server'),
     'suite': ('evalscope_phys.suite.cli', 'run a YAML suite of benchmarks over seeds'),
     'compare': ('evalscope_phys.suite.compare_cli', 'paired comparison of two runs (or of pairs within one run)'),
+    'judge-selftest': ('evalscope_phys.judge.cli', 'ask a judge about known-verdict pairs before trusting it'),
     'audit': ('evalscope_phys.audit.cli', 'three-stage train/test contamination audit (n-gram, embedding, judge)'),
     'patches': ('evalscope_phys.patches', 'apply or check our patches to the installed EvalScope'),
 }
