@@ -176,7 +176,7 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
 
 
 class RulesFirstJudgeMixin:
-    """Adapter mixin: rule score first, the judge for what :func:`~evalscope_phys.scoring.routing.needs_judge` routes."""
+    """Adapter mixin: rule score first, the judge for what ``scoring.routing.needs_judge`` routes."""
 
     scoring_policy = ScoringPolicy.RULE_DEFAULT
 

@@ -3,8 +3,9 @@
 Input lines carry ``gt`` and ``gen`` and optionally ``tolerance``, ``unit`` and ``multiple``;
 output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason``, ``seconds``
 (and ``scored``, ``extracted``), and ``needs_judge``/``judge_reason``: whether the adapters would send
-this answer to an LLM judge under ``--judge-scope`` (:func:`evalscope_phys.scoring.routing.needs_judge`). Output is written in input order, one line per input line, so an
-interrupted run resumes where it stopped: lines already in OUT are checked against IN and skipped.
+this answer to an LLM judge under ``--judge-scope`` (:func:`evalscope_phys.scoring.routing.needs_judge`).
+Output is written in input order, one line per input line, so an interrupted run resumes where it
+stopped: lines already in OUT are checked against IN and skipped.
 """
 from __future__ import annotations
 

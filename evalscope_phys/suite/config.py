@@ -166,7 +166,8 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
 def _check_judge_extras(judge: Mapping[str, Any], source: str) -> None:
     from evalscope_phys.scoring.routing import JUDGE_SCOPES
     if 'scope' in judge and judge['scope'] not in JUDGE_SCOPES:
-        raise SuiteConfigError(f'{source}: judge.scope must be one of {", ".join(JUDGE_SCOPES)}, got {judge["scope"]!r}')
+        raise SuiteConfigError(f'{source}: judge.scope must be one of {", ".join(JUDGE_SCOPES)}, '
+                               f'got {judge["scope"]!r}')
     bar = judge.get('selftest_min')
     if bar is not None and (isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar <= 1):
         raise SuiteConfigError(f'{source}: judge.selftest_min must be a number from 0 to 1, got {bar!r}')
