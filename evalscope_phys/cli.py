@@ -20,6 +20,7 @@ COMMANDS = {
     'compare': ('evalscope_phys.suite.compare_cli', 'paired comparison of two runs (or of pairs within one run)'),
     'error-analysis': ('evalscope_phys.analysis.cli',
                        'where each wrong solution in a run first goes wrong (PP / RR), by an LLM judge'),
+    'judge-selftest': ('evalscope_phys.judge.cli', 'ask a judge about known-verdict pairs before trusting it'),
     'audit': ('evalscope_phys.audit.cli', 'three-stage train/test contamination audit (n-gram, embedding, judge)'),
     'score-reports': ('evalscope_phys.score_reports',
                       'check run reports against the schema and print benchmark x metric mean +- std over seeds'),

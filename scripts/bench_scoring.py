@@ -205,23 +205,28 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
     * an earlier part of several: the whole answer is compared.
     """
     from evalscope_phys.scoring import score_answer
-    from evalscope_phys.scoring.extract import labelled_parts
     whole = score_answer(reference, answer, eed=False)
-    if whole.strict or (reference_parts > 1 and not last_part):
+    if whole.strict:
         return whole
-    labelled = labelled_parts(answer)
-    if reference_parts > 1 and len(labelled) == reference_parts:
-        candidates = [labelled[-1]] + answer_parts(labelled[-1])
-    else:
-        candidates = labelled + answer_parts(answer)
     best = whole
-    for text in candidates:
+    for text in protocol_candidates(answer, reference_parts, last_part):
         verdict = score_answer(reference, text, eed=False)
         if verdict.strict:
             return verdict
         if _informative(verdict) > _informative(best):
             best = verdict
     return best
+
+
+def protocol_candidates(answer: str, reference_parts: int, last_part: bool = True) -> List[str]:
+    """The parts of ``answer`` that :func:`strict_verdict` compares one by one (none for an earlier part)."""
+    from evalscope_phys.scoring.extract import labelled_parts
+    if reference_parts > 1 and not last_part:
+        return []
+    labelled = labelled_parts(answer)
+    if reference_parts > 1 and len(labelled) == reference_parts:
+        return [labelled[-1]] + answer_parts(labelled[-1])
+    return labelled + answer_parts(answer)
 
 
 def _informative(verdict) -> tuple:

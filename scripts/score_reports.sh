@@ -12,7 +12,8 @@
 #
 # RUN_DIR is a suite work dir (seed_*/reports/...) or one EvalScope output dir (reports/...);
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
-# `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means.
+# `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means. With a judge,
+# judge_calls / judge_failed_calls / judge_*_tokens / judge_tokens rows are run totals, not means.
 # Exit: 0 all reports valid, 1 a report violates the schema (each violation printed as
 # "FILE: KEY: problem" on stderr) or a judge run is not trustworthy (any judge call failed, judge
 # coverage or valid judge observations below the floor; named by benchmark and judge model),
@@ -32,8 +33,8 @@ RUN_DIRS=()
 
 # usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
 usage() {
-  if [[ "${1:-2}" == 0 ]]; then sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
-  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+  if [[ "${1:-2}" == 0 ]]; then sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
+  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
 }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
@@ -131,7 +132,9 @@ def fail($key; $msg): "\($file): \($key): \($msg)";
   end
 JQ
 
-# Rows: model, benchmark, metric label, score, num.
+# Rows: model, benchmark, metric label, score, num. The judge cost metrics (per-answer means in a report) become
+# run totals (mean x num): judge_calls, judge_failed_calls, judge_prompt_tokens, judge_completion_tokens and
+# judge_tokens (prompt + completion); their per-level breakdowns are left out.
 read -r -d '' ROWS <<'JQ' || true
 def metric_label: .identity as $i | ($i.dimensions // {}) as $d
   | if $i.aggregation == "mean" and ($d | length) == 0 then $i.name
@@ -140,8 +143,17 @@ def metric_label: .identity as $i | ($i.dimensions // {}) as $d
     elif $i.aggregation == "g_pass_at_k" then "\($i.name) G-Pass@\($d.k)_\($d.tau)"
     elif $i.aggregation == "mg_pass_at_k" then "\($i.name) mG-Pass@\($d.k)"
     else "\($i.name) \($i.aggregation)" + ($d | to_entries | map(" \(.key)=\(.value)") | join("")) end;
+def cost_names: ["judge_calls", "judge_failed_calls", "judge_prompt_tokens", "judge_completion_tokens"];
+def is_cost: .identity.name as $n | cost_names | index($n) != null;
+def total: (.score * .num) | round;
 select($sel == null or (.dataset_name as $ds | $sel | index($ds)))
-| . as $r | .metrics[] | [$r.model_name, $r.dataset_name, metric_label, .score, .num] | @tsv
+| . as $r
+| [ .metrics[] | select(is_cost and .identity.aggregation == "mean" and ((.identity.dimensions // {}) | length) == 0) ]
+  as $cost
+| ( .metrics[] | select(is_cost | not) | [$r.model_name, $r.dataset_name, metric_label, .score, .num] | @tsv ),
+  ( $cost[] | [$r.model_name, $r.dataset_name, .identity.name, total, .num] | @tsv ),
+  ( [ $cost[] | select(.identity.name | endswith("_tokens")) ] as $tokens | select($tokens | length > 0)
+    | [$r.model_name, $r.dataset_name, "judge_tokens", ($tokens | map(total) | add), $tokens[0].num] | @tsv )
 JQ
 
 VIOLATIONS=0

@@ -4,26 +4,25 @@ Why: a judge call costs money and adds noise, and our engine already decides mos
 answers exactly (units, tolerance, symbolic equivalence). Upstream judge modes send every answer
 that is not an exact string match to the judge; here only the undecidable rest goes.
 
-**What "the rules cannot decide" means** (:func:`undecided_reason`). The rules decide an answer when
-the engine found it correct (strict or lenient), or read both sides and found them different
-(``not_equivalent``, ``dimension_mismatch``, ``count_mismatch``), or found no answer at all
-(``no_answer``: there is nothing to judge). They cannot decide when
-
-- ``unscored``: the engine gave no verdict (timeout, crashed worker, input over the size limits,
-  an unreadable reference; see :data:`evalscope_phys.scoring.verdict.UNSCORED_REASONS`);
-- ``unparseable_answer``: the answer is not a number or expression the engine can read;
-- ``undecided``: the engine read both sides but cannot represent what one of them means (a
-  derivative, a cross product, an unknown unit, words; reasons ``undecided``/``unknown_unit``);
-- ``text_answer``: the reference or the answer is words, not a number/expression ("counterclockwise",
-  "the ball moves left"): the engine may still read letters as symbols, so its "different" is not
-  trusted and the judge decides.
+**What goes to the judge** is decided by :func:`evalscope_phys.scoring.routing.needs_judge` (the one
+routing function, also behind ``evalscope-phys score``): by default (scope ``undecided``) only what
+the rules cannot decide -- unscored answers, unreadable answers, the engine's ``undecided`` /
+``unknown_unit``, several results for a one-part reference, and words. Scope ``rejected`` also sends
+the rules' rejections, ``all`` everything; set it per benchmark with
+``dataset_args.<name>.judge.scope`` (EvalScope's ``JudgeConfig`` forbids extra keys, so it lives
+beside the benchmark's other arguments). Every review's ``Score.metadata`` carries ``needs_judge``
+and ``judge_reason`` (and ``judge_routes`` per answer; single verdicts carry both fields too).
 
 **Metrics** (only when a judge is configured): ``judged`` is 1 for an answer sent to the judge and 0
 for a rule-decided one, so its mean is the share judged; ``cannot_judge`` is the share of a sample's
 judged answers for which the judge replied ``cannot_judge`` (0 for rule-decided samples), so its mean
 is the share of all answers the judge could not judge. A judged answer gets the judge's decision as
 ``strict_acc`` and ``lenient_acc``; a ``cannot_judge`` answer keeps its rule score (not correct by
-rule) and is counted in ``cannot_judge``. ``eed`` stays the engine's.
+rule) and is counted in ``cannot_judge``. ``eed`` stays the engine's. ``judge_rule_agreement``
+(scopes ``rejected``/``all``) is the share of judged answers the rules had decided on which the judge
+agreed with them (failed calls left out). With a judge configured every sample also carries
+``judge_calls``, ``judge_failed_calls``, ``judge_prompt_tokens`` and ``judge_completion_tokens``
+(:mod:`evalscope_phys.benchmarks.judge_cost`).
 
 **A failed judge call is never a silent rule score.** When the call for an answer fails (dead
 endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
@@ -60,37 +59,28 @@ from evalscope.constants import JudgeStrategy, ScoreStatus, ScoringPolicy
 from pydantic import BaseModel
 
 from evalscope_phys import compat
+from evalscope_phys.benchmarks.judge_cost import judge_usage
 from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT
-from evalscope_phys.scoring.units import parse_unit
-from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
+from evalscope_phys.scoring.routing import (  # noqa: F401 (is_text_answer, undecided_reason: adapters import them here)
+    DEFAULT_SCOPE, check_scope, is_text_answer, needs_judge, rule_decision, undecided_reason)
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
 JUDGE_FAILED = 'judge_failed'
+JUDGE_RULE_AGREEMENT = 'judge_rule_agreement'
 #: the decision of a case whose judge call failed (see the module docstring)
 FAILED = 'failed'
 JUDGE_PROMPT_FILE = Path(__file__).with_name('judge_prompt.txt')
 #: the judge sees at most this much of an answer (its end, where the result is)
 MAX_JUDGED_ANSWER_CHARS = 4000
-#: engine reasons meaning "both sides were read and differ": the rules decided "wrong"
-DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch', 'no_answer', 'hedged',
-                                   'undefined_value', 'answer_too_large'})
-#: words that are mathematics, not prose, when they appear outside a LaTeX command
-MATH_WORDS = frozenset({'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
-                        'tanh', 'exp', 'log', 'sqrt', 'max', 'min', 'det', 'const'})
-#: one-word text answers too short for the length rule in :func:`is_text_answer`
-ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero'})
-_COMMAND_RE = re.compile(r'\\[A-Za-z]+')
-_WORD_RE = re.compile(r'[A-Za-z]+')
-#: Chinese/Japanese characters: an answer written in them is prose (``逆时针``), never an expression
-_CJK_RE = re.compile(r'[\u3040-\u30ff\u4e00-\u9fff]')
-
 Decision = Union[bool, None, str]
 """The judge's decision on one answer: True equivalent, False not, None cannot judge, FAILED no reply."""
 Pending = Mapping[str, Tuple[str, str]]
 """Answers the rules could not decide: case key -> (reference, answer)."""
 Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
 """(rule score, judge decisions by case key) -> final metric values."""
+Answers = Mapping[str, Tuple[Mapping[str, Any], str, str]]
+"""Answers to route: case key -> (engine verdict as a dict, reference, answer text)."""
 
 
 class EquivalenceVerdict(BaseModel):
@@ -101,42 +91,6 @@ class EquivalenceVerdict(BaseModel):
 
 
 EQUIVALENCE_CONTRACT = OutputContract(schema_model=EquivalenceVerdict)
-
-
-def is_text_answer(text: str) -> bool:
-    """True when ``text`` is words rather than a number/expression (units and function names aside).
-
-    Two or more prose words, one word of four letters or more, or a yes/no/true/false word make
-    text; ``46.3 \\mathrm{kN}``, ``9.8 meters`` and ``\\frac{mgL}{2}`` do not.
-    """
-    stripped = _COMMAND_RE.sub(' ', text or '')
-    if _CJK_RE.search(stripped):
-        return True
-    words = [w for w in _WORD_RE.findall(stripped)
-             if len(w) >= 3 or w.lower() in ANSWER_WORDS]
-    prose = [w for w in words if w.lower() not in MATH_WORDS and parse_unit(w) is None]
-    if any(w.lower() in ANSWER_WORDS for w in prose):
-        return True
-    return len(prose) >= 2 or any(len(w) >= 4 for w in prose)
-
-
-def undecided_reason(verdict: Union[Verdict, Mapping[str, Any]], reference: str) -> Optional[str]:
-    """Why the rules cannot decide this answer (see the module docstring), or None when they did."""
-    get = verdict.get if isinstance(verdict, Mapping) else lambda key: getattr(verdict, key, None)
-    reason = str(get('reason') or '')
-    if reason in UNSCORED_REASONS:
-        return 'unscored'
-    if get('strict') or get('lenient') or reason == 'no_answer':
-        return None
-    if reason == 'unparseable_answer':
-        return 'unparseable_answer'
-    if reason in UNDECIDED_REASONS:
-        return 'undecided'  # the engine could not represent what one side means
-    if is_text_answer(reference) or is_text_answer(str(get('extracted') or '')):
-        return 'text_answer'
-    if reason in DECIDED_WRONG_REASONS:
-        return None
-    return f'unknown_reason:{reason}'  # a reason this module does not know: let the judge look
 
 
 @lru_cache(maxsize=1)
@@ -185,6 +139,47 @@ def failed_calls(review: Any) -> Dict[str, str]:
             failed.setdefault(attempt.case_id, []).append(
                 f'{attempt.status.value} ({attempt.judge_id}): {str(attempt.error or "")[:300]}')
     return {case: '; '.join(reasons) for case, reasons in failed.items()}
+def record_routes(rule_score: Score, routes: Mapping[str, Tuple[bool, str]]) -> None:
+    """Write the routing of a sample's answers (case key -> (needs_judge, judge_reason)) into its metadata.
+
+    ``judge_routes`` keeps every answer's decision; ``needs_judge`` is true when any answer goes to the
+    judge, and ``judge_reason`` is the one answer's reason or ``key=reason`` pairs for several.
+    """
+    metadata = rule_score.metadata = dict(rule_score.metadata or {})
+    metadata['judge_routes'] = {key: {'needs_judge': flag, 'judge_reason': why} for key, (flag, why) in routes.items()}
+    metadata['needs_judge'] = any(flag for flag, _ in routes.values())
+    reasons = [why for _, why in routes.values()]
+    metadata['judge_reason'] = reasons[0] if len(routes) == 1 else ', '.join(f'{k}={why}' for k, (_, why) in
+                                                                            routes.items())
+
+
+def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOPE) -> Dict[str, Tuple[str, str]]:
+    """Decide (:func:`~evalscope_phys.scoring.routing.needs_judge`) and record which answers the judge sees.
+
+    Each verdict dict gets ``needs_judge``/``judge_reason`` too; returns the pending answers.
+    """
+    routes, pending = {}, {}
+    for key, (verdict, reference, answer) in answers.items():
+        flag, why = needs_judge(verdict, reference, scope)
+        if isinstance(verdict, dict):
+            verdict.update(needs_judge=flag, judge_reason=why)
+        routes[key] = (flag, why)
+        if flag:
+            pending[key] = (reference, answer)
+    record_routes(rule_score, routes)
+    return pending
+
+
+def _agreement(rule_score: Score, decisions: Dict[str, Decision]) -> Optional[float]:
+    """Share of judged answers the rules had decided on which the judge agrees (None: no such answer).
+
+    Failed calls and ``cannot_judge`` replies are no decision, so they are left out.
+    """
+    routes = (rule_score.metadata or {}).get('judge_routes') or {}
+    pairs = [(rule_decision(routes.get(key, {}).get('judge_reason', '')), decision)
+             for key, decision in decisions.items()]
+    pairs = [(rule, judge) for rule, judge in pairs if rule is not None and judge in (True, False)]
+    return sum(rule == judge for rule, judge in pairs) / len(pairs) if pairs else None
 
 
 def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
@@ -210,6 +205,9 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
         value[JUDGED] = 1.0
         value[CANNOT_JUDGE] = sum(d is None for d in decisions.values()) / len(decisions)
         value[JUDGE_FAILED] = sum(d == FAILED for d in decisions.values()) / len(decisions)
+        agreement = _agreement(rule_score, decisions)
+        if agreement is not None:
+            value[JUDGE_RULE_AGREEMENT] = agreement
         return ReducedVerdict(value=value, metadata={'judge_labels': labels})
 
     def finalize(score: Score, review, context) -> Score:
@@ -229,9 +227,25 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
 
 
 class RulesFirstJudgeMixin:
-    """Adapter mixin: rule score first, the judge for what :func:`undecided_reason` flags."""
+    """Adapter mixin: rule score first, the judge for what ``scoring.routing.needs_judge`` routes."""
 
     scoring_policy = ScoringPolicy.RULE_DEFAULT
+
+    @property
+    def judge_scope(self) -> str:
+        """``dataset_args.<name>.judge.scope`` (``undecided`` by default); unknown keys or scopes raise."""
+        args = (getattr(self._task_config, 'dataset_args', None) or {}).get(self.name) or {}
+        judge = args.get('judge') or {}
+        if not isinstance(judge, Mapping) or set(judge) - {'scope'}:
+            raise ValueError(f'dataset_args.{self.name}.judge may only set "scope" '
+                             f'(undecided, rejected or all), got {judge!r}')
+        return check_scope(judge.get('scope'))
+
+    def validate_judge_strategy(self) -> None:
+        """EvalScope's checks, plus the judge scope, before any model call."""
+        super().validate_judge_strategy()
+        if self._task_config is not None:
+            self.judge_scope
 
     @property
     def use_llm_judge(self) -> bool:
@@ -245,11 +259,12 @@ class RulesFirstJudgeMixin:
 
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """The answers to judge: by default the one answer whose verdict is in ``rule_score.metadata``."""
-        verdict = (rule_score.metadata or {}).get('verdict') or {}
-        if undecided_reason(verdict, context.reference) is None:
+        verdict = (rule_score.metadata or {}).get('verdict')
+        if not isinstance(verdict, dict):
+            record_routes(rule_score, {'answer': (False, 'no_verdict')})
             return {}
         answer = verdict.get('extracted') or context.filtered_prediction or context.original_prediction
-        return {'answer': (context.reference, answer)}
+        return route_answers(rule_score, {'answer': (verdict, context.reference, answer)}, self.judge_scope)
 
     def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
         """Final metric values from the rule score and the judge's decisions (default: one answer)."""
@@ -260,3 +275,22 @@ class RulesFirstJudgeMixin:
                                       context.reference, context.task_state)
         return rules_first_judge(rule_score, question=context.task_state.input_text,
                                  pending=self.judge_pending(rule_score, context), resolve=self.judge_resolve)
+
+    def calculate_metrics(self, task_state):
+        """EvalScope's scoring, then what the judge cost and, when the judge never ran, the routing.
+
+        Why here: the routing is recorded while the judge definition is built, but a run without a
+        judge (or a judge that failed, whose rule score EvalScope recomputes) never builds one.
+        """
+        sample_score = super().calculate_metrics(task_state)
+        score = sample_score.score
+        if 'judge_routes' not in (score.metadata or {}):
+            from evalscope.api.judge import JudgeContext
+            prediction = task_state.output.completion if task_state.output is not None else ''
+            context = JudgeContext(task_state=task_state, original_prediction=prediction,
+                                   filtered_prediction=score.extracted_prediction or prediction,
+                                   reference=task_state.target)
+            self.judge_pending(score, context)
+        if self.use_llm_judge:  # also for an excluded sample: a failed judge call costs too
+            score.value = {**(score.value or {}), **judge_usage((score.metadata or {}).get('judge_attempts') or ())}
+        return sample_score

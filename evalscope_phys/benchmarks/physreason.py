@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, undecided_reason
+from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, route_answers
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 
@@ -220,13 +220,12 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         return score
 
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
-        """One judge case per sub-answer the rules cannot decide."""
+        """One judge case per sub-answer the routing sends (by default: the rules cannot decide it)."""
         references = context.task_state.metadata['answers']
-        pending = {}
-        for i, (ref, sub) in enumerate(zip(references, rule_score.metadata['sub_verdicts']), 1):
-            if undecided_reason(sub, ref) is not None:
-                pending[f'sub_{i}'] = (ref, sub.get('extracted') or '')
-        return pending
+        subs = (rule_score.metadata or {}).get('sub_verdicts') or []
+        answers = {f'sub_{i}': (sub, ref, sub.get('extracted') or '')
+                   for i, (ref, sub) in enumerate(zip(references, subs), 1)}
+        return route_answers(rule_score, answers, self.judge_scope)
 
     def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
         """Judge decisions replace the undecided sub-answers' verdicts; problem metrics are recomputed."""

@@ -14,7 +14,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import (
     DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, check_images, figure_limits, figure_message,
@@ -199,5 +199,6 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """Multiple choice is decided by its letter and never judged; open-ended as the mixin says."""
         if (context.task_state.metadata or {}).get('subset') == MULTIPLE_CHOICE:
+            record_routes(rule_score, {'answer': (False, 'multiple_choice')})
             return {}
         return super().judge_pending(rule_score, context)

@@ -2,10 +2,11 @@
 
 Input lines carry ``gt`` and ``gen`` and optionally ``tolerance``, ``unit`` and ``multiple``;
 output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason``, ``seconds``
-(and ``scored``, ``extracted``, ``detail`` when there is one). Output is written in input order,
-one line per input line, so an interrupted run resumes where it stopped: lines already in OUT are
-checked against IN and skipped; a torn last line (the run was killed mid-write) is dropped and
-that pair scored again.
+(and ``scored``, ``extracted``, ``detail`` when there is one), and ``needs_judge``/``judge_reason``:
+whether the adapters would send this answer to an LLM judge under ``--judge-scope``
+(:func:`evalscope_phys.scoring.routing.needs_judge`). Output is written in input order, one line per
+input line, so an interrupted run resumes where it stopped: lines already in OUT are checked against
+IN and skipped; a torn last line (the run was killed mid-write) is dropped and that pair scored again.
 
 Any bytes: a line that is not UTF-8, not JSON, not an object or has no ``gt``/``gen`` still gets
 its output line, with ``reason: "unreadable_input"``, ``scored: false``, ``line`` (its number in
@@ -24,7 +25,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope_phys.jsonl import JsonlAppender, read_lines, repair_torn_tail
 
-ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted')
+from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, needs_judge
+
+ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
+                'judge_reason')
 UNREADABLE = 'unreadable_input'
 """The reason of an input line the CLI could not read (not an engine verdict; never scored)."""
 
@@ -37,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--timeout', type=float, default=5.0, help='hard deadline per answer, seconds')
     parser.add_argument('--no-eed', action='store_true', help='skip the EED score (strict/lenient only)')
     parser.add_argument('--quiet', action='store_true', help='no progress bar')
+    parser.add_argument('--judge-scope', choices=JUDGE_SCOPES, default=DEFAULT_SCOPE,
+                        help='which answers needs_judge marks: undecided (what the rules cannot decide, default), '
+                             'rejected (also rule rejections) or all')
 
 
 @dataclass(frozen=True)
@@ -119,10 +126,11 @@ def done_lines(path: str, lines: List[InputLine]) -> int:
 
 def unreadable_result(line: InputLine) -> Dict[str, Any]:
     return {'line': line.number, 'gt': None, 'gen': None, 'eed': None, 'strict': None, 'lenient': None,
-            'reason': UNREADABLE, 'seconds': 0.0, 'scored': False, 'extracted': None, 'detail': line.problem}
+            'reason': UNREADABLE, 'seconds': 0.0, 'scored': False, 'extracted': None, 'needs_judge': False,
+            'judge_reason': UNREADABLE, 'detail': line.problem}
 
 
-def score_line(line: InputLine, timeout: float, eed: bool) -> Dict[str, Any]:
+def score_line(line: InputLine, timeout: float, eed: bool, scope: str = DEFAULT_SCOPE) -> Dict[str, Any]:
     """The output line for one input line; never raises."""
     if line.row is None:
         return unreadable_result(line)
@@ -136,6 +144,9 @@ def score_line(line: InputLine, timeout: float, eed: bool) -> Dict[str, Any]:
     except Exception as exc:  # a bad option in one line must not stop the batch
         data = {'eed': None, 'strict': None, 'lenient': None, 'reason': 'error', 'seconds': 0.0,
                 'scored': False, 'extracted': None, 'detail': f'{type(exc).__name__}: {str(exc)[:300]}'}
+    gt = row['gt']
+    reference = gt if isinstance(gt, str) else ' ; '.join(map(str, gt)) if isinstance(gt, list) else str(gt)
+    data['needs_judge'], data['judge_reason'] = needs_judge(data, reference, scope)
     out = dict(row)
     for name in ADDED_FIELDS:
         out[name] = data.get(name)
@@ -166,13 +177,14 @@ def run(args: argparse.Namespace) -> int:
         print(f'scoring workers did not start: {problem}', file=sys.stderr)
     todo = lines[done:]
     bar = _progress(len(lines), done, args.quiet)
-    counts = {'strict': 0, 'scored': 0, 'unreadable': 0}
+    counts = {'strict': 0, 'scored': 0, 'unreadable': 0, 'judge': 0}
     with JsonlAppender(args.out) as out, ThreadPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(lambda line: score_line(line, args.timeout, not args.no_eed), todo):
+        for result in pool.map(lambda line: score_line(line, args.timeout, not args.no_eed, args.judge_scope), todo):
             out.append(result)
             counts['strict'] += bool(result.get('strict'))
             counts['scored'] += bool(result.get('scored'))
             counts['unreadable'] += result.get('reason') == UNREADABLE
+            counts['judge'] += bool(result.get('needs_judge'))
             if bar is not None:
                 bar.update(1)
     if bar is not None:
@@ -180,5 +192,6 @@ def run(args: argparse.Namespace) -> int:
     notes = f', {counts["unreadable"]} unreadable input lines' if counts['unreadable'] else ''
     notes += f', {blank} blank lines skipped' if blank else ''
     print(f'scored {len(todo)} new pairs ({done} already in {args.out}); '
-          f'strict {counts["strict"]}/{len(todo)}, unscored {len(todo) - counts["scored"]}{notes}', file=sys.stderr)
+          f'strict {counts["strict"]}/{len(todo)}, unscored {len(todo) - counts["scored"]}, '
+          f'needs_judge ({args.judge_scope}) {counts["judge"]}{notes}', file=sys.stderr)
     return 0

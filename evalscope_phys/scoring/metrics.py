@@ -46,6 +46,16 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'judge_failed': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Judge Failed'),
+    # how often a judge agreed with the rules on answers both decided (judge scopes rejected/all)
+    'judge_rule_agreement': MetricEntry(baseline='diagnostic.parse_status.ratio', metric_name='Judge-Rule Agreement'),
+    # judge cost per answer (mean); times the report's num it is the run's total
+    'judge_calls': MetricEntry(baseline='diagnostic.count.items', metric_name='Judge Calls', display_precision=3),
+    'judge_failed_calls': MetricEntry(baseline='diagnostic.count.items', metric_name='Judge Failed Calls',
+                                      display_precision=3),
+    'judge_prompt_tokens': MetricEntry(baseline='diagnostic.count.items', metric_name='Judge Prompt Tokens',
+                                       display_precision=1),
+    'judge_completion_tokens': MetricEntry(baseline='diagnostic.count.items', metric_name='Judge Completion Tokens',
+                                           display_precision=1),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
     'process_obj': MetricEntry(baseline='quality.score.ratio', metric_name='Process (objective, S2)'),
     'process_open': MetricEntry(baseline='quality.score.ratio', metric_name='Process (open, S3)'),

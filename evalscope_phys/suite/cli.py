@@ -88,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
         for text in resolve_task_configs(configs):
             print(text)
         return 0
+    stop = judge_selftest_gate(suite, configs)
+    if stop:
+        print(f'evalscope-phys suite: {stop}', file=sys.stderr)
+        return 1
     log_path = None if args.verbose else work_dir / CONSOLE_LOG
     if log_path is not None:
         print(f'[suite {suite.name}] EvalScope log: {log_path}', file=sys.stderr, flush=True)
@@ -104,3 +108,29 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def judge_selftest_gate(suite, configs) -> str:
+    """Run the judge self-test a suite asks for (``judge.selftest_min``); '' when it passes, else why to stop.
+
+    Why before anything else: a judge that fails known-verdict pairs would be paid for every judged
+    answer of every seed, and its verdicts would still be wrong.
+    """
+    bar = (suite.judge or {}).get('selftest_min')
+    if bar is None:
+        return ''
+    judge = configs[0][1].get('judge') if configs else None
+    if not judge or not judge.get('models'):
+        return 'judge.selftest_min needs a judge: pass --judge-model and --judge-api-url'
+    from evalscope_phys.judge.cli import selftest
+    from evalscope_phys.judge.selftest import SelfTestError, format_result
+    try:
+        result = selftest(judge)
+    except SelfTestError as exc:
+        return f'judge self-test could not run: {exc}'
+    print(format_result(result), file=sys.stderr)
+    if result.score < bar:
+        return (f'the judge scored {result.score:.3f} on the self-test, below judge.selftest_min {bar}; '
+                'nothing was run (fix or replace the judge, or lower the bar)')
+    print(f'judge self-test passed: {result.score:.3f} >= {bar}', file=sys.stderr)
+    return ''

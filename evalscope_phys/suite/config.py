@@ -25,8 +25,12 @@ SUITE_KEYS = frozenset({
     'name', 'description', 'datasets', 'dataset_args', 'generation', 'judge', 'seeds', 'repeats',
     'eval_batch_size', 'limit', 'model_args',
 })
-# Judge keys a suite may set; models, urls and keys come from flags.
-JUDGE_KEYS = frozenset({'strategy', 'repeats', 'aggregation', 'min_valid_judges', 'generation_config'})
+# Judge keys a suite may set; models, urls and keys come from flags. `scope` (what the rules-first adapters send
+# to the judge) goes into every dataset's dataset_args.<name>.judge.scope; `selftest_min` makes `suite run` ask
+# the judge about known-verdict pairs first and stop below that score (neither is an EvalScope JudgeConfig key).
+JUDGE_KEYS = frozenset({'strategy', 'repeats', 'aggregation', 'min_valid_judges', 'generation_config', 'scope',
+                        'selftest_min'})
+SUITE_ONLY_JUDGE_KEYS = ('scope', 'selftest_min')
 FORBIDDEN_KEYS = frozenset({'model', 'model_id', 'api_url', 'api_key', 'models'})
 
 ENV_MODEL = 'EVALSCOPE_PHYS_MODEL'
@@ -220,6 +224,7 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     if judge is not None:
         if not isinstance(judge, dict) or set(judge) - JUDGE_KEYS:
             raise SuiteConfigError(f'{source}: judge may only set {sorted(JUDGE_KEYS)}')
+        _check_judge_extras(judge, source)
     generation = data.get('generation') or {}
     if not isinstance(generation, dict):
         raise SuiteConfigError(f'{source}: generation must be a mapping')
@@ -231,6 +236,16 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
         generation=dict(generation), judge=dict(judge) if judge else None, seeds=_seed_list(data.get('seeds'), source),
         repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'),
         model_args=dict(data.get('model_args') or {}), source=source)
+
+
+def _check_judge_extras(judge: Mapping[str, Any], source: str) -> None:
+    from evalscope_phys.scoring.routing import JUDGE_SCOPES
+    if 'scope' in judge and judge['scope'] not in JUDGE_SCOPES:
+        raise SuiteConfigError(f'{source}: judge.scope must be one of {", ".join(JUDGE_SCOPES)}, '
+                               f'got {judge["scope"]!r}')
+    bar = judge.get('selftest_min')
+    if bar is not None and (isinstance(bar, bool) or not isinstance(bar, (int, float)) or not 0 <= bar <= 1):
+        raise SuiteConfigError(f'{source}: judge.selftest_min must be a number from 0 to 1, got {bar!r}')
 
 
 def pick_seeds(suite: Suite, count: Optional[int]) -> Tuple[int, ...]:
@@ -264,6 +279,16 @@ def sub_run_name(seed: int) -> str:
     return f'seed_{seed}'
 
 
+def _with_scope(dataset_args: Mapping[str, Any], scope: Optional[str]) -> Dict[str, Any]:
+    """A copy of ``dataset_args`` with the suite's judge scope, unless the dataset sets its own."""
+    args = copy.deepcopy(dict(dataset_args))
+    if scope is not None:
+        judge = args.setdefault('judge', {})
+        if isinstance(judge, dict):
+            judge.setdefault('scope', scope)
+    return args
+
+
 def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, seeds: Tuple[int, ...],
                        limit: Optional[float] = None, judge: Optional[Endpoint] = None,
                        datasets: Optional[List[str]] = None) -> List[Tuple[int, Dict[str, Any]]]:
@@ -273,8 +298,9 @@ def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, see
     if missing:
         raise SuiteConfigError(f'{suite.source}: --datasets names {missing}, which the suite does not list')
     judge_cfg: Optional[Dict[str, Any]] = None
+    scope = (suite.judge or {}).get('scope')
     if suite.judge is not None:
-        judge_cfg = dict(suite.judge)
+        judge_cfg = {k: v for k, v in suite.judge.items() if k not in SUITE_ONLY_JUDGE_KEYS}
         if judge is not None:
             judge_model = {'model_id': judge.model, 'api_url': judge.api_url, 'api_key': judge.api_key}
             if 'generation_config' in judge_cfg:
@@ -291,7 +317,7 @@ def build_task_configs(suite: Suite, model: Endpoint, work_dir: os.PathLike, see
         cfg: Dict[str, Any] = {
             'model': model.model,
             'datasets': names,
-            'dataset_args': {n: copy.deepcopy(suite.dataset_args[n]) for n in names},
+            'dataset_args': {n: _with_scope(suite.dataset_args[n], scope) for n in names},
             # EvalScope sends one generation config for every repeat of a problem; a fixed sampling seed
             # would make vLLM return the same answer N times and pass@k collapse to pass@1
             'generation_config': {**suite.generation, 'seed': seed} if suite.repeats == 1 else dict(suite.generation),

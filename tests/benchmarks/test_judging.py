@@ -1,4 +1,6 @@
-"""Rules first, judge only for the undecidable: what goes to the judge and what comes back."""
+"""Rules first, judge only for the undecidable: what goes to the judge and what comes back.
+
+Which answers are routed is specified in tests/scoring/test_routing.py."""
 import pytest
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
@@ -8,60 +10,13 @@ from evalscope_phys.benchmarks.judging import (
     CANNOT_JUDGE,
     EQUIVALENCE_CONTRACT,
     JUDGE_FAILED,
+    JUDGE_RULE_AGREEMENT,
     JUDGED,
     EquivalenceVerdict,
-    is_text_answer,
     judge_prompt,
+    route_answers,
     rules_first_judge,
-    undecided_reason,
 )
-from evalscope_phys.scoring.verdict import Verdict
-
-
-def verdict(reason, strict=False, lenient=False, extracted='x'):
-    return Verdict(eed=0.0, strict=strict, lenient=lenient, reason=reason, extracted=extracted, seconds=0.0)
-
-
-# (reason, strict, lenient, reference, extracted answer, expected undecided reason or None)
-UNDECIDED_CASES = [
-    ('equivalent', True, True, '9.8', '9.8', None),
-    ('within_tolerance', False, True, '9.8', '9.85', None),
-    ('not_equivalent', False, False, '9.8', '12', None),
-    ('dimension_mismatch', False, False, '9.8 m/s', '9.8 kg', None),
-    ('count_mismatch', False, False, '1, 2', '1', None),
-    ('no_answer', False, False, 'counterclockwise', None, None),
-    ('timeout', None, None, '\\frac{a}{b}', 'x', 'unscored'),
-    ('unparseable_reference', None, None, '\\frac{', 'x', 'unscored'),
-    ('input_too_large', None, None, '1', 'x', 'unscored'),
-    ('unparseable_answer', False, False, '9.8', '\\frac{', 'unparseable_answer'),
-    ('not_equivalent', False, False, 'counterclockwise', 'anticlockwise', 'text_answer'),
-    ('not_equivalent', False, False, '2 m', 'the block stops after two metres', 'text_answer'),
-    ('not_equivalent', False, False, 'True', 'False', 'text_answer'),
-    ('equivalent', True, True, 'True', 'True', None),
-    ('some_new_reason', False, False, '1', '2', 'unknown_reason:some_new_reason'),
-]
-
-
-@pytest.mark.parametrize('reason,strict,lenient,reference,answer,expected', UNDECIDED_CASES)
-def test_what_the_rules_cannot_decide(reason, strict, lenient, reference, answer, expected):
-    assert undecided_reason(verdict(reason, strict, lenient, answer), reference) == expected
-    as_dict = verdict(reason, strict, lenient, answer).to_dict()  # as stored in Score.metadata
-    assert undecided_reason(as_dict, reference) == expected
-
-
-# (text, is words rather than a number/expression)
-TEXT_CASES = [
-    ('counterclockwise', True), ('\\text{to the left}', True), ('yes', True), ('False', True),
-    ('46.3\\,\\mathrm{kN}', False), ('9.8 meters', False), ('2.5 \\text{ seconds}', False),
-    ('\\frac{m g L}{2}', False), ('m g \\sin\\theta - \\mu m g \\cos\\theta', False),
-    ('v_{max}', False), ('3 \\times 10^{8} m/s', False), ('\\sqrt{\\frac{2gh}{3}}', False),
-    ('逆时针', True), ('\\text{vastupäeva}', True),
-]
-
-
-@pytest.mark.parametrize('text,expected', TEXT_CASES)
-def test_text_answers_are_told_from_expressions(text, expected):
-    assert is_text_answer(text) is expected
 
 
 def test_prompt_fills_each_placeholder_once_so_answer_braces_are_safe():
@@ -145,3 +100,42 @@ def test_failed_calls_name_each_judge_and_why():
     assert failed_calls(review) == {'answer': 'transport_error (a): APIConnectionError: refused; '
                                               'parse_error (c): no JSON object'}
     assert failed_calls(SimpleNamespace(attempts=[])) == {}
+def engine_verdict(reason, strict=False):
+    return {'reason': reason, 'strict': strict, 'lenient': strict, 'extracted': 'x', 'parts': []}
+
+
+def test_routing_is_recorded_on_the_score_and_on_each_verdict():
+    score = rule_score()
+    answers = {'sub_1': (engine_verdict('equivalent', True), '2', '2'),
+               'sub_2': (engine_verdict('undecided'), 'counterclockwise', 'anticlockwise')}
+    pending = route_answers(score, answers)
+    assert pending == {'sub_2': ('counterclockwise', 'anticlockwise')}
+    assert score.metadata['needs_judge'] is True
+    assert score.metadata['judge_reason'] == 'sub_1=rule_accepted, sub_2=undecided'
+    assert score.metadata['judge_routes']['sub_1'] == {'needs_judge': False, 'judge_reason': 'rule_accepted'}
+    assert answers['sub_2'][0]['needs_judge'] is True and answers['sub_2'][0]['judge_reason'] == 'undecided'
+
+
+@pytest.mark.parametrize('scope,pending', [('undecided', {}), ('rejected', {'answer': ('2', '3')})])
+def test_scope_rejected_also_sends_rule_rejections(scope, pending):
+    score = rule_score()
+    assert route_answers(score, {'answer': (engine_verdict('not_equivalent'), '2', '3')}, scope) == pending
+    assert score.metadata['judge_reason'] == 'rule_rejected'
+
+
+@pytest.mark.parametrize('label,agreement', [('not_equivalent', 1.0), ('equivalent', 0.0), ('cannot_judge', None)])
+def test_agreement_with_the_rules_is_measured_on_what_the_rules_decided(label, agreement):
+    score = rule_score()
+    pending = route_answers(score, {'answer': (engine_verdict('not_equivalent'), '2', '3')}, 'rejected')
+    definition = rules_first_judge(score, question='q', pending=pending)
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id='answer', value=EquivalenceVerdict(verdict=label))], None)
+    assert reduced.value.get(JUDGE_RULE_AGREEMENT) == agreement
+
+
+def test_no_agreement_when_the_judge_only_saw_what_the_rules_could_not_decide():
+    score = rule_score()
+    pending = route_answers(score, {'answer': (engine_verdict('undecided'), 'cw', 'clockwise')})
+    definition = rules_first_judge(score, question='q', pending=pending)
+    reduced = definition.reduce_verdicts([CaseVerdict(case_id='answer', value=EquivalenceVerdict(verdict='equivalent'))],
+                                         None)
+    assert JUDGE_RULE_AGREEMENT not in reduced.value and reduced.value['strict_acc'] == 1.0

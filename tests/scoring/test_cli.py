@@ -112,3 +112,19 @@ def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
     done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet')
     assert 'scored 0 new pairs (2 already in' in done.stderr, done.stderr
     assert len(out_lines(out)) == 2 and out.read_bytes().endswith(b'\n')
+def test_each_line_says_whether_a_judge_would_see_it_under_the_scope(tmp_path):
+    pairs = tmp_path / 'in.jsonl'
+    rows = [{'gt': '2', 'gen': r'\boxed{2}'}, {'gt': '2', 'gen': r'\boxed{3}'},
+            {'gt': 'counterclockwise', 'gen': r'\boxed{\text{the block does not move}}'}]
+    pairs.write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    routed = {}
+    for scope in ('undecided', 'rejected', 'all'):
+        out = tmp_path / f'{scope}.jsonl'
+        done = run_cli('--pairs', str(pairs), '--out', str(out), '--quiet', '--no-eed', '--judge-scope', scope)
+        assert done.returncode == 0, done.stderr
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        routed[scope] = [line['needs_judge'] for line in lines]
+        assert [line['judge_reason'] for line in lines][:2] == ['rule_accepted', 'rule_rejected']
+        assert lines[2]['judge_reason'] in ('undecided', 'text_answer')
+    assert routed == {'undecided': [False, False, True], 'rejected': [False, True, True], 'all': [True, True, True]}
+    assert run_cli('--pairs', str(pairs), '--out', str(tmp_path / 'x.jsonl'), '--judge-scope', 'most').returncode == 2

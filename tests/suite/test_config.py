@@ -74,6 +74,8 @@ def test_pick_seeds_extends_a_short_list():
     ({'datasets': ['phybenchh']}, "unknown benchmark 'phybenchh'; did you mean 'phybench'"),
     ({'seeds': [1, 1]}, 'seeds repeat'),
     ({'dataset_args': {'other': {}}}, 'keyed by listed datasets'),
+    ({'judge': {'scope': 'most'}}, 'judge.scope must be one of undecided, rejected, all'),
+    ({'judge': {'selftest_min': 95}}, 'selftest_min must be a number from 0 to 1'),
 ])
 def test_bad_suites_are_rejected_with_the_file_named(yamls, extra, message):
     path = suite_file(yamls, **extra)
@@ -181,3 +183,12 @@ def test_dry_run_needs_no_model_and_stays_quiet(tmp_path):
     docs = list(yaml.safe_load_all(result.stdout))
     assert [d['model'] for d in docs] == ['MODEL'] * 3
     assert result.stderr == ''
+def test_judge_scope_goes_to_every_dataset_unless_it_sets_its_own_and_stays_out_of_the_judge_config(yamls, tmp_path):
+    suite = load_suite(suite_file(yamls, judge={'strategy': 'auto', 'scope': 'rejected', 'selftest_min': 0.95},
+                                  dataset_args={'ugphysics': {'judge': {'scope': 'all'}}}))
+    judge = Endpoint(model='judge', api_url='http://127.0.0.1:2/v1')
+    [(_, cfg)] = build_task_configs(suite, Endpoint(model='m'), tmp_path, (0, ), judge=judge)
+    assert cfg['dataset_args']['phybench']['judge'] == {'scope': 'rejected'}
+    assert cfg['dataset_args']['ugphysics']['judge'] == {'scope': 'all'}
+    assert set(cfg['judge']) == {'strategy', 'models'}
+    assert suite.dataset_args['phybench'].get('judge') is None  # the suite itself is not changed

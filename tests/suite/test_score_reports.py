@@ -166,3 +166,20 @@ def test_schema_selections_match_suite_yamls():
         suite = yaml.safe_load((REPO / 'yamls' / 'suites' / f'{name}.yaml').read_text())
         assert suite['datasets'] == datasets, name
         assert set(datasets) <= set(schema['benchmarks'])
+
+
+def test_judge_cost_rows_are_run_totals_with_prompt_plus_completion_as_judge_tokens(tmp_path):
+    # per-answer means as a report holds them: 10 answers, 0.3 calls, 120.5 + 4.5 tokens each, ...
+    for seed, (calls, prompt, completion) in enumerate([(0.3, 120.5, 4.5), (0.5, 200.0, 7.0)]):
+        write_report(tmp_path / f'seed_{seed}', report('physolym', {
+            'strict_acc': (0.5, 10), 'lenient_acc': (0.6, 10), 'scored': (1.0, 10), 'judged': (calls, 10),
+            'judge_calls': (calls, 10), 'judge_failed_calls': (0.1, 10), 'judge_prompt_tokens': (prompt, 10),
+            'judge_completion_tokens': (completion, 10)}))
+    result = score(tmp_path)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split('\t')[2]: line.split('\t')[3:] for line in result.stdout.splitlines()[1:]}
+    assert rows['judged'] == ['0.4000', '0.1414', '2', '10']  # a share stays a mean
+    assert rows['judge_calls'] == ['4.0000', '1.4142', '2', '10']  # 3 and 5 calls
+    assert rows['judge_failed_calls'] == ['1.0000', '0.0000', '2', '10']
+    assert rows['judge_prompt_tokens'] == ['1602.5000', '562.1499', '2', '10']  # 1205 and 2000
+    assert rows['judge_tokens'] == ['1660.0000', '579.8276', '2', '10']  # 1250 and 2070
