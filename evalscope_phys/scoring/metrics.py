@@ -26,6 +26,9 @@ LENIENT = 'lenient_acc'
 SCORED = 'scored'
 STRICT_ALL = 'strict_acc_all'
 LENIENT_ALL = 'lenient_acc_all'
+ANSWER = 'answer_acc'
+PARTIAL = 'partial'
+SEED = 'seed'
 
 #: report semantics of every metric name our adapters emit
 METRIC_ENTRIES: Dict[str, MetricEntry] = {
@@ -36,6 +39,11 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     SCORED: MetricEntry(baseline='quality.coverage.ratio', metric_name='Scored'),
     STRICT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy (all answers)'),
     LENIENT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy (all answers)'),
+    # multi-part problems (physics_yale): answer-level accuracy and the mean share of correct answers
+    ANSWER: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Answer-level Accuracy'),
+    PARTIAL: MetricEntry(baseline='quality.score.ratio', metric_name='Partial Credit'),
+    # CMPhysBench's SEED, points out of 100 like EED
+    SEED: MetricEntry(baseline='quality.score.points_100', metric_name='SEED Score', display_unit=''),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'all_correct': MetricEntry(baseline='quality.accuracy.ratio', metric_name='All Correct'),
