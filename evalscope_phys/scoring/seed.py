@@ -49,6 +49,9 @@ and its first release (CMPhysBench commit 59fe3d0, also OpenCompass's copy); ``r
 the scorer has used since commit 3da78b6 (2025-10-29)."""
 
 DEFAULT_BANDS = 'paper'
+BAND_SLACK = 1e-9
+"""Relative slack at a band's edge, so the rounding of a unit conversion (201 cm -> 2.0100000000000002 m)
+never moves an answer out of its band."""
 DEFAULT_TIMEOUT = 5.0
 """Seconds for one answer, as :func:`~.engine.score_answer`."""
 
@@ -242,16 +245,21 @@ def _end_point(reference, answer) -> Tuple[float, int]:
 
     if not isinstance(reference, Value):
         raise ReferenceUnreadable('an interval end point that is not a value')
-    ref_expr, error = read_expression_safely(reference.latex)
+    ref_expr, error = read_expression_safely(_expression_text(reference))
     if ref_expr is None:
         raise ReferenceUnreadable(error)
     size = expression_tree(ref_expr).size()
     if compare(reference, answer, Options(eed=False)).strict:
         return 0.0, size
-    ans_expr = read_expression_safely(answer.latex)[0] if isinstance(answer, Value) else None
+    ans_expr = read_expression_safely(_expression_text(answer))[0] if isinstance(answer, Value) else None
     if ans_expr is None:
         return float(size), size  # nothing readable: every reference node is missing
     return float(eed_score(ref_expr, ans_expr).distance), size
+
+
+def _expression_text(value) -> str:
+    """A value's text as one expression: ``2t`` was split as 2 with the plain unit t, but is 2 times t."""
+    return value.text if value.unit is not None and value.unit.plain else value.latex
 
 
 def _value(answer):
@@ -329,6 +337,6 @@ def _credit(reference: complex, answer: complex, bands) -> Tuple[float, str, str
         return 0.0, 'not_equivalent', 'opposite sign'
     error = abs(answer - reference) / abs(reference)
     for limit, credit in bands:
-        if error <= limit:
+        if error <= limit * (1 + BAND_SLACK):
             return credit, ('numeric_match' if credit == 100.0 else 'numeric_band'), f'relative error {error:.3g}'
     return 0.0, 'not_equivalent', f'relative error {error:.3g}'
