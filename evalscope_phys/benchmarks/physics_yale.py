@@ -22,9 +22,10 @@ from evalscope_phys.scoring.metrics import ANSWER, LENIENT, LENIENT_ALL, PARTIAL
 
 #: report subsets: the six PHYSICS domains (file names of the release, ``domain`` of PHYSICS-Verified)
 SUBSET_LIST = ['atomic', 'electro', 'mechanics', 'optics', 'quantum', 'statistics']
-#: words in a domain name (or a file name, or an id prefix) -> subset
-DOMAIN_WORDS = (('atom', 'atomic'), ('electr', 'electro'), ('magnet', 'electro'), ('mechanic', 'mechanics'),
-                ('optic', 'optics'), ('quantum', 'quantum'), ('statist', 'statistics'), ('thermo', 'statistics'))
+#: words in a domain name (or a file name, or an id prefix) -> subset, the first that occurs wins:
+#: 'Quantum Mechanics' is quantum and 'Statistical Mechanics' statistics, not mechanics
+DOMAIN_WORDS = (('atom', 'atomic'), ('quantum', 'quantum'), ('statist', 'statistics'), ('thermo', 'statistics'),
+                ('optic', 'optics'), ('electr', 'electro'), ('magnet', 'electro'), ('mechanic', 'mechanics'))
 SPLITS = ('all', 'validation', 'test')
 #: a release folder: the text-only files when present (the full release also has figure problems)
 TEXT_ONLY_FILES = '*textonly*.jsonl'
@@ -108,7 +109,8 @@ def normalise_record(record: Any, source: str) -> Dict[str, Any]:
         'answers': answers,
         'labels': labels if len(labels) == len(answers) else [],
         'types': types if len(types) == len(answers) else [],
-        'domain': domain_subset(record.get('domain'), problem_id.split('/')[0] if '/' in problem_id else '', source),
+        # the release's file names are its domains; its id prefixes mix in longer names ('Quantum Mechanics/...')
+        'domain': domain_subset(record.get('domain'), source, problem_id.split('/')[0] if '/' in problem_id else ''),
         'figures': bool(record.get('graphs') or record.get('figures') or record.get('images')),
     }
     return problem
