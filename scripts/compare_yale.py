@@ -90,9 +90,23 @@ def ours_by_domain(reviews: Dict[str, dict], problems: Dict[str, dict]) -> Dict[
             'lenient_acc': mean([r['value']['lenient_acc'] for r in rows if 'lenient_acc' in r['value']]),
             'answer_acc': mean([float(bool(p.get('strict'))) for p in scored]),
             'partial': mean([r['value']['partial'] for r in rows if 'partial' in r['value']]),
-            'scored': len(scored) / len(parts) if parts else None,
+            'scored': mean([r['value']['scored'] for r in rows if 'scored' in r['value']]),
         }
     return table
+
+
+def served_for_another(problems: Dict[str, dict]) -> List[str]:
+    """Ids whose question another id also has: the replay served them the first id's solution, so
+    they are left out of the comparison with Yale's records (the text-only release has one)."""
+    first: Dict[str, str] = {}
+    later = []
+    for rid in sorted(problems):
+        question = problems[rid]['question']
+        if question in first:
+            later.append(rid)
+        else:
+            first[question] = rid
+    return later
 
 
 def fmt(value: Optional[float]) -> str:
@@ -107,7 +121,8 @@ def report(reviews: Dict[str, dict], problems: Dict[str, dict], outputs: Path) -
     print(f'{"domain":11s} {"n":>4s} {"theirs":>7s} | {"strict":>6s} {"lenient":>7s} {"answer":>6s} {"partial":>7s} '
           f'{"scored":>6s} | {"strict - theirs (same problems)":>32s}')
     figures = {'domains': {}, 'published': published}
-    parts = {rid: r['parts'] for rid, r in reviews.items()}
+    served_another = served_for_another(problems)
+    parts = {rid: r['parts'] for rid, r in reviews.items() if rid not in served_another}
     for domain, row in ours.items():
         comparison = explain(parts, theirs, None if domain == 'all' else domain)
         if domain == 'all':
@@ -123,11 +138,19 @@ def report(reviews: Dict[str, dict], problems: Dict[str, dict], outputs: Path) -
                                       'unscored_problems': comparison.unscored}
     overall = explain(parts, theirs)
     print(f'\nThe difference over all {overall.problems} problems with every answer scored '
-          f'({overall.unscored} with an unscored answer left out), by reason (percentage points):')
-    for reason, total in sorted(overall.by_reason.items(), key=lambda item: item[1]):
-        if reason == 'agree':
-            continue
-        print(f'  {100 * total / overall.problems:+6.1f}  {overall.counts[reason]:4d} problems  {reason}')
+          f'({overall.unscored} with an unscored answer left out'
+          + (f', and {", ".join(served_another)}, served another id\'s solution' if served_another else '')
+          + '), by reason (percentage points):')
+    groups: Dict[str, List[str]] = {}
+    for reason in overall.by_reason:
+        if reason != 'agree':
+            groups.setdefault(reason.split(':')[0].split(';')[0], []).append(reason)
+    for group, reasons in sorted(groups.items(), key=lambda item: sum(overall.by_reason[r] for r in item[1])):
+        total = sum(overall.by_reason[r] for r in reasons)
+        print(f'  {100 * total / overall.problems:+6.1f}  {sum(overall.counts[r] for r in reasons):4d} problems  {group}')
+        for reason in sorted(reasons, key=lambda r: overall.by_reason[r]):
+            detail = reason[len(group):].lstrip(':; ') or '-'
+            print(f'      {100 * overall.by_reason[reason] / overall.problems:+6.1f}  {overall.counts[reason]:4d}  {detail}')
     print(f'  {100 * overall.difference:+6.1f}  total (strict_acc {100 * overall.ours:.1f} - theirs {100 * overall.theirs:.1f}); '
           f'{overall.counts["agree"]} problems agree')
     figures['reasons'] = {reason: {'points': 100 * total / overall.problems, 'problems': overall.counts[reason]}

@@ -62,7 +62,7 @@ ordinal) and typed (`numeric`, `symbolic`, `text`).
   correct; `lenient_acc` the same within relative 1e-2 (PHYSICS-Verified's 1% numeric rule; its
   "same significant figures" clause is not applied); `partial` is the share of its answers that are
   correct; `answer_acc` is answer-level accuracy (weighted by answers, aggregation `weighted_mean`);
-  `scored` is the share of answers the engine could score (weighted). A problem with an unscored
+  `scored` is the share of a problem's answers the engine could score. A problem with an unscored
   answer drops out of `strict_acc`/`lenient_acc`/`partial` (never a silent 0); `strict_acc_all`/
   `lenient_acc_all` count it as wrong.
 - With `--judge`, each answer the rules cannot decide (prose, an unknown unit, several candidate
@@ -136,14 +136,15 @@ def data_files(root: Path, split: str) -> List[Path]:
 def problem_values(subs: Sequence[Dict[str, Any]]) -> Tuple[Dict[str, float], Dict[str, int]]:
     """Per-problem metric values and their weights from the answers' verdicts (strict, lenient, scored).
 
-    ``answer_acc`` is over the scored answers (weight: their number), ``scored`` over all (weight:
-    all); ``strict_acc``, ``lenient_acc`` and ``partial`` need every answer scored.
+    ``answer_acc`` is over the scored answers (weight: their number, so the report's mean is
+    answer-level); ``scored`` is the problem's share of scored answers; ``strict_acc``,
+    ``lenient_acc`` and ``partial`` need every answer scored.
     """
     n = len(subs)
     scored = [s for s in subs if s.get('scored')]
     values = {SCORED: len(scored) / n, STRICT_ALL: float(all(s.get('strict') for s in subs)),
               LENIENT_ALL: float(all(s.get('lenient') for s in subs))}
-    weights = {SCORED: n}
+    weights = {}
     if scored:
         values[ANSWER] = sum(bool(s.get('strict')) for s in scored) / len(scored)
         weights[ANSWER] = len(scored)

@@ -129,16 +129,16 @@ def problem_reason(parts: Sequence[Mapping[str, Any]], theirs: YaleRecord) -> st
     if not ours and theirs.accuracy == 0.0:
         return 'agree'
     if ours:
-        return 'we accept every part; their script found no boxed answer' if theirs.boxed == 0 \
-            else 'we accept every part; their SymPy/LLM check rejected it'
+        return 'we accept every answer; their script found no boxed answer' if theirs.boxed == 0 \
+            else 'we accept every answer; their SymPy/LLM check rejected it'
     accepted = theirs.accepted_part
     if accepted is not None and accepted < len(parts) and parts[accepted].get('strict'):
         failing = next(p for p in parts if not p.get('strict'))
-        return f'one part suffices for them; another part: {_words(failing.get("reason"))}'
+        return f'one matching answer suffices for them; another answer: {_words(failing.get("reason"))}'
     if accepted is not None and accepted < len(parts):
-        return f'the part they accept: {_words(parts[accepted].get("reason"))}'
+        return f'we reject the answer they accept: {_words(parts[accepted].get("reason"))}'
     failing = next(p for p in parts if not p.get('strict'))
-    return f'their match is not a reference part; ours: {_words(failing.get("reason"))}'
+    return f'their match is no reference answer; ours: {_words(failing.get("reason"))}'
 
 
 def _words(reason: Any) -> str:

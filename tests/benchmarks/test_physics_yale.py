@@ -98,15 +98,15 @@ def test_problem_metrics_are_physics_verifieds():
     values, weights = problem_values([sub(True), sub(False, lenient=True), sub(True)])
     assert values == {'strict_acc': 0.0, 'lenient_acc': 1.0, 'partial': pytest.approx(2 / 3),
                       'answer_acc': pytest.approx(2 / 3), 'scored': 1.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 1.0}
-    assert weights == {'answer_acc': 3, 'scored': 3}  # answer-level: a problem weighs its answers
+    assert weights == {'answer_acc': 3}  # answer-level: a problem weighs its answers
 
 
 def test_an_unscored_answer_takes_the_problem_out_of_the_problem_level_metrics():
     values, weights = problem_values([sub(True), sub(None, scored=False)])
     assert values == {'scored': 0.5, 'answer_acc': 1.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
-    assert weights == {'answer_acc': 1, 'scored': 2}
+    assert weights == {'answer_acc': 1}
     values, weights = problem_values([sub(None, scored=False)])
-    assert 'answer_acc' not in values and 'answer_acc' not in weights
+    assert 'answer_acc' not in values and weights == {}
 
 
 def scored_sample(problem_id, response):
@@ -121,7 +121,7 @@ def test_labelled_parts_are_scored_one_by_one_and_weights_travel_with_the_score(
     assert score.metadata['matched_by'] == 'labelled'
     assert [s['strict'] for s in score.metadata['sub_verdicts']] == [True, False]
     assert score.value['partial'] == 0.5 and score.value['strict_acc'] == 0.0
-    assert score.metadata['metric_weights'] == {'answer_acc': 2, 'scored': 2}
+    assert score.metadata['metric_weights'] == {'answer_acc': 2}
 
 
 def run_ok(run, n):
