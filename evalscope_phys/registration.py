@@ -16,6 +16,8 @@ BENCHMARK_MODULES: Dict[str, str] = {
     'physunibench': 'evalscope_phys.benchmarks.physunibench',
     'seephys': 'evalscope_phys.benchmarks.seephys',
     'omniphys': 'evalscope_phys.benchmarks.omniphys',
+    'physics_yale': 'evalscope_phys.benchmarks.physics_yale',
+    'cmphysbench': 'evalscope_phys.benchmarks.cmphysbench',
 }
 
 #: the entry-point group the discovery patch in ``patches/`` reads

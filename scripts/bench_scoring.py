@@ -184,12 +184,8 @@ def yale_records(directory: str) -> List[dict]:
 
 def answer_parts(answer: str) -> List[str]:
     """The parts of a model answer as the engine reads them (list items, boxes, aligned lines)."""
-    from evalscope_phys.scoring.answer import Collection, describe
-    from evalscope_phys.scoring.extract import extract_answer
-    read = extract_answer(answer).answer
-    if isinstance(read, Collection) and read.kind in ('list', 'boxes'):
-        return [describe(item) for item in read.items]
-    return []
+    from evalscope_phys.benchmarks.multipart import answer_items
+    return answer_items(answer)
 
 
 def strict_verdict(reference: str, answer: str, reference_parts: int, last_part: bool = True):
@@ -201,7 +197,8 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
 
     * one reference part, or the last of several: the answer matches when it matches whole or one
       of its parts does; when the answer's labelled parts (``labelled_parts``: (a), (b)...) are as
-      many as the reference parts, only the answer's last labelled part is compared with the last;
+      many as the reference parts, only the answer's last labelled part is compared with the last
+      (the alignment of the ``physics_yale`` adapter: ``multipart.labelled_answers``);
     * an earlier part of several: the whole answer is compared.
     """
     from evalscope_phys.scoring import score_answer
@@ -220,13 +217,14 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
 
 def protocol_candidates(answer: str, reference_parts: int, last_part: bool = True) -> List[str]:
     """The parts of ``answer`` that :func:`strict_verdict` compares one by one (none for an earlier part)."""
+    from evalscope_phys.benchmarks.multipart import labelled_answers
     from evalscope_phys.scoring.extract import labelled_parts
     if reference_parts > 1 and not last_part:
         return []
-    labelled = labelled_parts(answer)
-    if reference_parts > 1 and len(labelled) == reference_parts:
-        return [labelled[-1]] + answer_parts(labelled[-1])
-    return labelled + answer_parts(answer)
+    aligned = labelled_answers(answer, reference_parts)  # the physics_yale adapter's alignment
+    if aligned:
+        return [aligned[-1]] + answer_parts(aligned[-1])
+    return labelled_parts(answer) + answer_parts(answer)
 
 
 def _informative(verdict) -> tuple:

@@ -32,6 +32,9 @@ SCORED = 'scored'
 STRICT_ALL = 'strict_acc_all'
 LENIENT_ALL = 'lenient_acc_all'
 SUBSTRING_STRICT = 'substring_strict'
+ANSWER = 'answer_acc'
+PARTIAL = 'partial'
+SEED = 'seed'
 
 #: report semantics of every metric name our adapters emit
 METRIC_ENTRIES: Dict[str, MetricEntry] = {
@@ -43,6 +46,11 @@ METRIC_ENTRIES: Dict[str, MetricEntry] = {
     STRICT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Strict Accuracy (all answers)'),
     LENIENT_ALL: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Lenient Accuracy (all answers)'),
     SUBSTRING_STRICT: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Substring Strict (Physics-R1)'),
+    # multi-part problems (physics_yale): answer-level accuracy and the mean share of correct answers
+    ANSWER: MetricEntry(baseline='quality.accuracy.ratio', metric_name='Answer-level Accuracy'),
+    PARTIAL: MetricEntry(baseline='quality.score.ratio', metric_name='Partial Credit'),
+    # CMPhysBench's SEED, points out of 100 like EED
+    SEED: MetricEntry(baseline='quality.score.points_100', metric_name='SEED Score', display_unit=''),
     'judged': MetricEntry(baseline='quality.coverage.ratio', metric_name='Judged'),
     'cannot_judge': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Cannot Judge'),
     'judge_failed': MetricEntry(baseline='quality.error_rate.ratio', metric_name='Judge Failed'),
