@@ -23,39 +23,25 @@ process is. :func:`start_pool` begins the boot early, without waiting.
 **Independent of the caller's ``__main__``**: multiprocessing normally re-imports the parent's main
 script in every child, so a script without an ``if __name__ == '__main__':`` guard, ``python - <
 script`` (main ``<stdin>``) or ``python -m`` tools would break their workers. Our workers only need
-this package, and are started without the caller's main (:func:`_start_without_caller_main`).
+this package, and are started without the caller's main (:func:`.worker._start_without_caller_main`).
 """
 from __future__ import annotations
 
 import atexit
-import importlib
-import multiprocessing
 import os
-import signal
 import threading
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import wait as wait_for_ready
 from typing import Any, Callable, List, Optional, Set
+
+from .worker import (  # noqa: F401 (WORKER_NAME, warm_up: part of the pool's surface)
+    PRELOAD_MODULES, SHUTDOWN_GRACE, WORKER_NAME, WORKER_START_TIMEOUT, _error_reason, _start_context, _Worker,
+    warm_up)
 
 WORKERS_ENV = 'EVALSCOPE_PHYS_SCORING_WORKERS'
 """Pool size override; the default is min(2, CPU count): SymPy is CPU-bound, more does not help."""
 DEFAULT_TIMEOUT = 5.0
 """Seconds per call; the issue's budget for scoring one answer in total."""
-WORKER_START_TIMEOUT = 120.0
-"""Seconds a new worker may take to import SymPy on a cold, loaded machine before we give up."""
-PRELOAD_MODULES = ['sympy']
-"""Imported and warmed up once per forkserver, so neither a call nor a restart pays for it."""
-WARM_UP_MODULE = 'evalscope_phys.scoring.pool_warm_up'
-"""Imported last by the forkserver: runs every preloaded module's ``warm_up()`` there, once."""
-WORKER_MEMORY_LIMIT = 4 * 1024 ** 3
-"""Address-space cap per worker (bytes): a runaway expansion fails with MemoryError, not the OOM killer."""
-SHUTDOWN_GRACE = 2.0
-"""Seconds a worker gets to exit after the stop message before it is killed."""
-WORKER_NAME = 'evalscope-phys-scoring'
-"""Process name of our workers; the one name whose start skips the caller's ``__main__``."""
-
-
 @dataclass(frozen=True)
 class LimitedResult:
     """Outcome of one limited call. ``reason`` is None when ``ok``."""
@@ -66,132 +52,6 @@ class LimitedResult:
     """'timeout' | 'worker_crashed' | 'error: <ExcType>: <msg>'."""
     seconds: float = 0.0
     """Wall time the caller waited (queueing and restarts included; the one-time boot excluded)."""
-
-
-def _error_reason(exc: BaseException) -> str:
-    return f'error: {type(exc).__name__}: {str(exc)[:300]}'
-
-
-def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
-    """Worker loop: receive (fn, args), reply ('ok', value) or ('error', reason); None stops it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
-    except (ImportError, ValueError, OSError):
-        pass
-    warm_up(preload)  # no-ops when forked from the warmed forkserver; the real work under spawn
-    conn.send(('ready', os.getpid()))
-    while True:
-        try:
-            task = conn.recv()
-        except EOFError:
-            return
-        except Exception as exc:  # the task could not be unpickled here (e.g. fn defined in __main__)
-            conn.send(('error', _error_reason(exc)))
-            continue
-        if task is None:
-            return
-        fn, args = task
-        try:
-            reply = ('ok', fn(*args))
-        except BaseException as exc:  # SystemExit, RecursionError, MemoryError: all the call's fault
-            reply = ('error', _error_reason(exc))
-        try:
-            conn.send(reply)
-        except Exception as exc:  # an unpicklable result; the pickle fails before anything is written
-            conn.send(('error', _error_reason(exc)))
-
-
-class _Worker:
-    """One worker process and our end of its pipe; it starts in a background thread.
-
-    The pipe has at most one user at a time besides ``kill``: the start thread until the worker
-    is ready, then the one caller the pool hands it to. ``kill`` closes the pipe only when nobody
-    is using it (the user closes it on the way out), so a descriptor is never closed under a
-    thread that is still polling it.
-    """
-
-    def __init__(self, ctx: Any, on_started: Callable[['_Worker'], None]):
-        self._lock = threading.Lock()
-        self._killed = False
-        self._users = 1  # the start thread
-        self.ready = threading.Event()
-        """Set once the start finished, successfully or not (then ``failure`` says why)."""
-        self.failure: Optional[str] = None
-        self.conn, child_conn = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child_conn, WORKER_MEMORY_LIMIT, list(PRELOAD_MODULES)),
-                                   name=WORKER_NAME, daemon=True)
-        self._on_started = on_started
-        threading.Thread(target=self._start, args=(child_conn,), name='evalscope-phys-worker-start',
-                         daemon=True).start()
-
-    def _start(self, child_conn: Any) -> None:
-        try:
-            with self._lock:
-                if self._killed:
-                    raise RuntimeError('killed before it started')
-                self.process.start()
-            child_conn.close()
-            if not wait_for_ready([self.conn, self.process.sentinel], WORKER_START_TIMEOUT):
-                raise RuntimeError(f'scoring worker did not start within {WORKER_START_TIMEOUT:.0f} s')
-            try:
-                self.conn.recv()  # ('ready', pid)
-            except (EOFError, OSError):
-                raise RuntimeError('scoring worker exited during start-up (see its stderr)') from None
-        except Exception as exc:
-            self.failure = str(exc) or type(exc).__name__
-        finally:
-            self.ready.set()
-            self.leave()
-        self._on_started(self)
-
-    @property
-    def usable(self) -> bool:
-        return self.ready.is_set() and self.failure is None and not self._killed
-
-    def enter(self) -> None:
-        """A caller takes the pipe."""
-        with self._lock:
-            self._users += 1
-
-    def leave(self) -> None:
-        """The pipe's user is done with it; closes it if the worker was killed meanwhile."""
-        with self._lock:
-            self._users -= 1
-            close = self._killed and self._users == 0
-        if close:
-            self.conn.close()
-
-    def alive(self) -> bool:
-        try:
-            return self.process.is_alive()
-        except ValueError:  # closed
-            return False
-
-    def kill(self) -> None:
-        """Kill and reap (no zombie); safe to call twice and from two threads (exit and a deadline)."""
-        with self._lock:
-            if self._killed:
-                return
-            self._killed = True
-            close = self._users == 0
-            try:
-                if self.process.pid is not None:
-                    if self.process.is_alive():
-                        self.process.kill()
-                    self.process.join(SHUTDOWN_GRACE)
-                    self.process.close()
-            except ValueError:  # already closed, or (never seen) still running after SIGKILL
-                pass
-        if close:
-            self.conn.close()
-
-    def ask_to_stop(self) -> None:
-        try:
-            self.conn.send(None)
-        except (OSError, ValueError):
-            pass
 
 
 def default_worker_count() -> int:
@@ -206,45 +66,6 @@ def default_worker_count() -> int:
     if count < 1:
         raise ValueError(f'{WORKERS_ENV} must be a positive integer, got {raw!r}')
     return count
-
-
-def _start_without_caller_main() -> None:
-    """Have processes named :data:`WORKER_NAME` start without re-running the caller's ``__main__``.
-
-    multiprocessing's spawn and forkserver children import the parent's main module (by path or by
-    name) before unpickling their target. Our target lives in this package, so that import only
-    costs time, and breaks workers when the main script has no ``__name__`` guard (it runs again in
-    the worker) or is not a file at all (``python - < script``: ``<stdin>``). The stdlib offers no
-    switch for this, so the preparation data is filtered for our workers' name only; every other
-    process the caller starts keeps the standard behaviour. (Relies on ``multiprocessing.spawn``'s
-    ``get_preparation_data``, stable since Python 3.4; ``test_pool`` runs such scripts.)
-    """
-    from multiprocessing import spawn
-
-    original = spawn.get_preparation_data
-    if getattr(original, 'evalscope_phys_filtered', False):
-        return
-
-    def get_preparation_data(name: str) -> dict:
-        data = original(name)
-        if name == WORKER_NAME:
-            data.pop('init_main_from_path', None)
-            data.pop('init_main_from_name', None)
-        return data
-
-    get_preparation_data.evalscope_phys_filtered = True  # type: ignore[attr-defined]
-    spawn.get_preparation_data = get_preparation_data
-
-
-def _start_context() -> Any:
-    # Never 'fork': EvalScope's parent is threaded. forkserver forks from a clean single-threaded
-    # server that has imported and warmed up SymPy once; spawn is the portable fallback.
-    _start_without_caller_main()
-    if 'forkserver' in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context('forkserver')
-        ctx.set_forkserver_preload(list(PRELOAD_MODULES) + [WARM_UP_MODULE])
-        return ctx
-    return multiprocessing.get_context('spawn')
 
 
 class PoolClosedError(RuntimeError):
@@ -518,22 +339,3 @@ def add_preload(module: str) -> None:
     """
     if module not in PRELOAD_MODULES:
         PRELOAD_MODULES.append(module)
-
-
-_warmed: Set[str] = set()
-def warm_up(modules: List[str]) -> None:
-    """Imports, then each module's optional ``warm_up()`` (once per process): paid at start, not by an answer."""
-    for name in modules:
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        if name in _warmed:
-            continue
-        _warmed.add(name)
-        hook = getattr(module, 'warm_up', None)
-        if callable(hook):
-            try:
-                hook()
-            except Exception:  # a failed warm-up only costs time later, never the worker
-                pass

@@ -73,6 +73,11 @@ def test_a_call_runs_in_a_worker_process_and_returns_its_value():
 
 
 def test_workers_preimport_sympy_and_the_engine():
+    # what every caller does: importing the engine registers it for the workers (before the pool boots,
+    # in the forkserver; after, in each new worker -- so a replacement after a kill has it too)
+    import evalscope_phys.scoring.engine  # noqa: F401
+    from evalscope_phys.scoring.pool import configure_pool
+    configure_pool(default_worker_count())  # fresh workers, whatever booted the pool before this test
     assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare').value == [True, True]
 
 
