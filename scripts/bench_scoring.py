@@ -262,6 +262,7 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
     disagreements, shapes = collections.Counter(), collections.Counter()
     formula = collections.Counter()  # (theirs, ours) on formula pairs
     examples = collections.defaultdict(list)
+    formula_accepts_of_rejected = []  # every one is listed: the <= 2% target is judged on them
     for record_id, reference, answer, theirs, count, last in pairs:
         verdict = strict_verdict(reference, answer, count, last)
         ours = bool(verdict.strict)
@@ -269,6 +270,9 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
         shape = answer_shape(reference, answer)
         if shape == 'formula':
             formula[(theirs, ours)] += 1
+            if ours and not theirs:
+                formula_accepts_of_rejected.append({'id': record_id, 'reference': reference, 'answer': answer,
+                                                    'reason': verdict.reason})
         if ours == theirs:
             agree += 1
             continue
@@ -287,6 +291,7 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
                'formula_pairs': they_accept + they_reject,
                'formula_accept_of_accepted': formula[(True, True)] / they_accept if they_accept else float('nan'),
                'formula_accept_of_rejected': formula[(False, True)] / they_reject if they_reject else float('nan'),
+               'formula_accepts_of_rejected': formula_accepts_of_rejected,
                'formula_split': {f'they_{"accept" if t else "reject"}_we_{"accept" if o else "reject"}': n
                                  for (t, o), n in sorted(formula.items())}}
     print(f"Yale PHYSICS o3-mini: {len(pairs)} answers, strict agrees with their final verdict on "
@@ -294,6 +299,9 @@ def bench_yale(directory: str, limit: Optional[int] = None) -> Dict:
     print(f"formula pairs (no prose on either side): {figures['formula_pairs']}; of the {they_accept} they "
           f"accept we accept {formula[(True, True)]} ({figures['formula_accept_of_accepted']:.1%}); of the "
           f"{they_reject} they reject we accept {formula[(False, True)]} ({figures['formula_accept_of_rejected']:.1%})")
+    for row in formula_accepts_of_rejected:
+        print(f"  we accept, they reject: {row['id']} ({row['reason']}): reference {row['reference'][:100]!r} "
+              f"answer {row['answer'][-100:]!r}")
     print('disagreements by our reason:')
     for key, count in disagreements.most_common():
         print(f'  {key:40s} {count}')
