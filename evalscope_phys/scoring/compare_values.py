@@ -207,9 +207,32 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
             kinds = sorted({s.name.split(':')[0] for s in ref_special ^ ans_special})
             outcome = replace(outcome, strict=False, lenient=False, reason=UNDECIDED,
                               detail='different values the engine cannot look inside: ' + ', '.join(kinds))
+    if not outcome.strict and outcome.reason != UNDECIDED and _equal_if_e_is_euler(reference, answer, options):
+        outcome = replace(outcome, lenient=False, reason=UNDECIDED,
+                          detail="equal only if the bare e on one side is Euler's number, not the elementary charge")
     if options.eed and outcome.eed is None:
         outcome = replace(outcome, eed=100.0 if outcome.strict else eed_distance(reference, answer, options))
     return outcome
+
+
+def _has_euler(expr: sympy.Expr) -> bool:
+    return expr.has(sympy.E) or bool(expr.atoms(sympy.exp))
+
+
+def _equal_if_e_is_euler(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> bool:
+    """True when the sides differ only in how a bare ``e`` was read (``e^{2}`` against ``\\exp(2)``).
+
+    Why: the rule for ``e`` (a bare ``e`` to a positive integer power is the elementary charge) is a
+    convention, not a certainty; when the other side writes Euler's number and reading this ``e`` as
+    Euler's would make them equal, the engine cannot tell which was meant and says so (undecided).
+    """
+    for side, other in ((reference, answer), (answer, reference)):
+        charge = [sym for sym in side.free_symbols if sym.name == 'e']
+        if charge and _has_euler(other) and not any(sym.name == 'e' for sym in other.free_symbols):
+            swapped = side.subs(charge[0], sympy.E)
+            pair = (swapped, other) if side is reference else (other, swapped)
+            return bool(_expressions(pair[0], pair[1], options).strict)
+    return False
 
 
 def _expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Outcome:

@@ -110,10 +110,21 @@ def test_a_reference_listing_several_values_needs_all_of_them():
     ('4', r'4 \text{ or } 6', 'hedged'),
     (r'\omega_0 \pm \delta', r'\omega_0 + \delta', 'count_mismatch'),
     ('3', r'\frac{3}{0}', 'undefined_value'),
+    (r'\exp(2)', r'e^{2}', 'undecided'),                         # e^2 is read as the charge squared
+    (r'I_0 e^{2}', r'I_0 \mathrm{e}^{2}', 'undecided'),           # ... unless written upright
+    (r'2\exp(1)', r'2e', 'undecided'),
 ])
 def test_what_the_engine_cannot_represent_is_refused_with_a_reason(reference, answer, reason):
     verdict = score_answer(reference, answer)
     assert (verdict.strict, verdict.reason, verdict.scored) == (False, reason, True), verdict
+
+
+@pytest.mark.parametrize('reference,answer', [
+    (r'\exp(2)', r'e^{3}'),          # different even with Euler's e
+    (r'\frac{e^2}{r}', r'\frac{e^2}{2r}'),  # both sides the charge
+])
+def test_the_e_ambiguity_refuses_only_what_euler_would_make_equal(reference, answer):
+    assert score_answer(reference, answer).reason == 'not_equivalent'
 
 
 def test_an_undefined_reference_is_unscored_not_equal_to_an_undefined_answer():
