@@ -17,8 +17,6 @@ from .latex import LatexError
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
-
-
 """Relations whose sides may be swapped."""
 
 

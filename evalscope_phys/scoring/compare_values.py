@@ -20,26 +20,12 @@ from .normalize import is_opaque_name, is_vector_name
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
 
 SYMBOLIC_PROOF_MAX_OPS = 60
-
-
 """Matches this small are also proven with ``expand`` (reason ``equivalent``)."""
-
-
 SIMPLIFY_MAX_OPS = 80
-
-
 """``simplify`` is tried only on differences this small, when no sample point is defined."""
-
-
 EED_MAX_NODES = 1500
-
-
 """Trees larger than this get no edit distance (it is cubic): EED 0 with the detail ``too_large_for_eed``."""
-
-
 EED_SIMPLIFY_MAX_OPS = 400
-
-
 """Expressions with more operations enter EED without ``together``."""
 
 

@@ -15,14 +15,8 @@ from .scan import boxed_spans, math_spans, strip_trailing
 from .words import is_prose, text_groups
 
 EXTRACT_WINDOW = 50_000
-
-
 """Characters at the end of a response that are searched for the final answer."""
-
-
 WHOLE_TEXT_MAX_CHARS = 1000
-
-
 """Prose with no box or formula is its own answer only up to this length (a bare formula is)."""
 
 

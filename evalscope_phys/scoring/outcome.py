@@ -6,14 +6,8 @@ from typing import Optional, Tuple
 
 
 STRICT_RTOL = 1e-6
-
-
 """Numbers (after unit conversion) closer than this, relatively, are the same answer."""
-
-
 LENIENT_RTOL = 1e-2
-
-
 """Default relative tolerance of the lenient verdict."""
 
 

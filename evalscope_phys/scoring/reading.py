@@ -17,17 +17,9 @@ from .scan import despace, group_at, top_level_split
 from .words import is_prose, words_of
 
 MAX_ANSWER_CHARS = 10_000
-
-
 """A located final answer longer than this is refused as the model's failure (real ones reach 1,600)."""
-
-
 MAX_ITEMS = 64
-
-
 """Parts of one answer (list items, alternatives, matrix entries) beyond this are refused."""
-
-
 LIST_SEPARATORS = (',', ';', ' and ', '\\quad', '\\qquad', '\\text{and}', '\\text{ and }', '\\text{ and}', '\\text{and }',
                    '\\\\', '\n', '\\mbox{ and }', '\\textrm{ and }')
 

@@ -30,8 +30,6 @@ _PLAIN_UNIT_START_RE = re.compile(r'(?:(?<=\d)(?![eE][+-]?\d)|\s+|\\,|\*)(?=\\mu
 
 
 MAX_UNIT_CHARS = 200
-
-
 """A unit is looked for in this many final characters of a value (keeps the search linear)."""
 
 
