@@ -127,6 +127,24 @@ def judge_models(adapter: Any) -> list:
     return list(private(adapter, '_judge_config', 'LLMJudgeMixin').models or [])
 
 
+def task_config(adapter: Any) -> Any:
+    """The adapter's ``TaskConfig`` (``DataAdapter._task_config``; None for an adapter built without one)."""
+    return private(adapter, '_task_config', 'DataAdapter')
+
+
+def metric_weights_key() -> str:
+    """The ``Score.metadata`` key whose per-metric weights EvalScope's ``weighted_mean`` reads."""
+    module = private_module('evalscope.metrics.aggregators')
+    return private(module, 'METRIC_WEIGHTS_KEY', 'evalscope.metrics.aggregators')
+
+
+def llm_judge(**kwargs: Any) -> Any:
+    """EvalScope's ``LLMJudge`` model (``evalscope.metrics``), secrets unwrapped as a run unwraps them."""
+    judge_class = private(private_module('evalscope.metrics'), 'LLMJudge', 'evalscope.metrics')
+    unwrap = private(private_module(ARGUMENT_UTILS_MODULE), 'get_secret_value', ARGUMENT_UTILS_MODULE)
+    return judge_class(**unwrap(kwargs))
+
+
 def parse_choice_answers(task_state: Any, completion: str) -> set:
     """EvalScope's ``ANSWER: X`` letter parser (``evalscope.utils.multi_choices.parse_answers``)."""
     module = private_module('evalscope.utils.multi_choices')

@@ -234,7 +234,7 @@ class RulesFirstJudgeMixin:
     @property
     def judge_scope(self) -> str:
         """``dataset_args.<name>.judge.scope`` (``undecided`` by default); unknown keys or scopes raise."""
-        args = (getattr(self._task_config, 'dataset_args', None) or {}).get(self.name) or {}
+        args = (getattr(compat.task_config(self), 'dataset_args', None) or {}).get(self.name) or {}
         judge = args.get('judge') or {}
         if not isinstance(judge, Mapping) or set(judge) - {'scope'}:
             raise ValueError(f'dataset_args.{self.name}.judge may only set "scope" '
@@ -244,7 +244,7 @@ class RulesFirstJudgeMixin:
     def validate_judge_strategy(self) -> None:
         """EvalScope's checks, plus the judge scope, before any model call."""
         super().validate_judge_strategy()
-        if self._task_config is not None:
+        if compat.task_config(self) is not None:
             self.judge_scope
 
     @property

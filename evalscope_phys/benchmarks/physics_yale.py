@@ -12,8 +12,8 @@ from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
-from evalscope.metrics.aggregators import METRIC_WEIGHTS_KEY
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, \
     records_dataset
 from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, record_routes
@@ -232,7 +232,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         score.main_score_name = STRICT
         score.value = values
         score.explanation = f'{matched.matched_by}: ' + ', '.join(f'({i}) {s["reason"]}' for i, s in enumerate(subs, 1))
-        score.metadata = {'sub_verdicts': subs, 'matched_by': matched.matched_by, METRIC_WEIGHTS_KEY: weights}
+        score.metadata = {'sub_verdicts': subs, 'matched_by': matched.matched_by, compat.metric_weights_key(): weights}
         if not any(s['scored'] for s in subs):
             score.status = ScoreStatus.DEGRADED
         return score
@@ -265,5 +265,5 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 sub.update(strict=decision, lenient=decision, scored=True)
         values, weights = problem_values(subs)
         # the final Score takes its metadata (and so these weights) from the rule score
-        rule_score.metadata[METRIC_WEIGHTS_KEY] = weights
+        rule_score.metadata[compat.metric_weights_key()] = weights
         return values

@@ -19,9 +19,8 @@ from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import JudgeContext, JudgeExecutor, JudgeExecutorConfig
 from evalscope.api.metric import Score
 from evalscope.config import JudgeConfig
-from evalscope.metrics import LLMJudge
-from evalscope.utils.argument_utils import get_secret_value
 
+from evalscope_phys import compat
 from evalscope_phys.benchmarks.judge_cost import (JUDGE_CALLS, JUDGE_COMPLETION_TOKENS, JUDGE_FAILED_CALLS,
                                                   JUDGE_PROMPT_TOKENS, judge_usage)
 from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, rules_first_judge
@@ -74,7 +73,7 @@ def build_panel(config: Mapping[str, Any]) -> JudgeExecutor:
     contract = parsed.contract.model_dump(exclude_none=True)
     judges = []
     for spec in parsed.models:
-        judge = LLMJudge(**get_secret_value({**spec.model_dump(exclude={'judge_id'}, exclude_none=True), **contract}))
+        judge = compat.llm_judge(**{**spec.model_dump(exclude={'judge_id'}, exclude_none=True), **contract})
         judge.judge_id = spec.judge_id
         judges.append(judge)
     return JudgeExecutor(judges, JudgeExecutorConfig(repeats=parsed.repeats, aggregation=parsed.aggregation,
