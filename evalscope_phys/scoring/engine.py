@@ -10,6 +10,7 @@ completion are scored once, and concurrent callers asking for the same key wait 
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
@@ -301,6 +302,21 @@ def _cache_put(key: tuple, verdict: Verdict) -> None:
         if len(_cache) >= CACHE_SIZE:
             _cache.pop(next(iter(_cache)))
         _cache[key] = verdict
+
+
+def _reset_after_fork() -> None:
+    """A forked child (a DataLoader worker) starts with its own lock and no in-flight keys.
+
+    Why: a parent thread may hold the lock or be scoring a key at the moment of the fork; the child
+    would wait forever on a lock or event that nobody in it will release. Finished verdicts are kept.
+    """
+    global _cache_lock
+    _cache_lock = threading.Lock()
+    _inflight.clear()
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def clear_cache() -> None:

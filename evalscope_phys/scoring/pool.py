@@ -313,6 +313,20 @@ def shutdown_pool() -> None:
 atexit.register(shutdown_pool)
 
 
+def _forget_parent_pool() -> None:
+    """A forked child (a DataLoader worker, a ``fork`` pool) gets a pool of its own on first use.
+
+    Why: the parent's workers answer the parent's pipes; the child must neither use nor kill them
+    (at its exit), and a lock held by a parent thread at the fork would never be released here.
+    """
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_forget_parent_pool)
+
+
 def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = DEFAULT_TIMEOUT) -> LimitedResult:
     """Run ``fn(*args)`` in a pool worker; the caller waits at most ``timeout`` seconds in all.
 

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import signal
 import threading
+from contextlib import contextmanager
 from multiprocessing.connection import wait as wait_for_ready
 from typing import Any, Callable, List, Optional, Set
 
@@ -90,7 +91,8 @@ class _Worker:
             with self._lock:
                 if self._killed:
                     raise RuntimeError('killed before it started')
-                self.process.start()
+                with _children_allowed():
+                    self.process.start()
             child_conn.close()
             if not wait_for_ready([self.conn, self.process.sentinel], WORKER_START_TIMEOUT):
                 raise RuntimeError(f'scoring worker did not start within {WORKER_START_TIMEOUT:.0f} s')
@@ -153,6 +155,31 @@ class _Worker:
             pass
 
 
+@contextmanager
+def _children_allowed():
+    """Let a daemonic process (a PyTorch DataLoader worker) start our workers.
+
+    multiprocessing refuses children to daemonic processes because such a process is terminated
+    without cleaning up. Our workers need no cleanup: they are daemons themselves and exit when
+    their pipe closes, which it does when this process dies however it dies. So the flag is lifted
+    for the start only (``BaseProcess._config['daemon']``, stable since Python 3.4).
+    """
+    process = multiprocessing.current_process()
+    config = getattr(process, '_config', None)
+    if not isinstance(config, dict) or not config.get('daemon'):
+        yield
+        return
+    with _DAEMON_FLAG_LOCK:
+        config['daemon'] = False
+        try:
+            yield
+        finally:
+            config['daemon'] = True
+
+
+_DAEMON_FLAG_LOCK = threading.Lock()
+
+
 def _start_without_caller_main() -> None:
     """Have processes named :data:`WORKER_NAME` start without re-running the caller's ``__main__``.
 
@@ -181,11 +208,25 @@ def _start_without_caller_main() -> None:
     spawn.get_preparation_data = get_preparation_data
 
 
+_forked_child = False
+"""True in a process forked from one that may run a forkserver (a ``fork`` DataLoader worker)."""
+
+
+def _note_fork() -> None:
+    global _forked_child
+    _forked_child = True
+
+
+if hasattr(os, 'register_at_fork'):
+    os.register_at_fork(after_in_child=_note_fork)
+
+
 def _start_context() -> Any:
     # Never 'fork': EvalScope's parent is threaded. forkserver forks from a clean single-threaded
-    # server that has imported and warmed up SymPy once; spawn is the portable fallback.
+    # server that has imported and warmed up SymPy once; spawn is the portable fallback, and the
+    # choice in a forked child, which inherits the parent's forkserver handle but is not its parent.
     _start_without_caller_main()
-    if 'forkserver' in multiprocessing.get_all_start_methods():
+    if 'forkserver' in multiprocessing.get_all_start_methods() and not _forked_child:
         ctx = multiprocessing.get_context('forkserver')
         ctx.set_forkserver_preload(list(PRELOAD_MODULES) + [WARM_UP_MODULE])
         return ctx

@@ -80,10 +80,6 @@ class _RewardDataset:
         return reward.score, reward.verdict.scored, reward.verdict.detail, os.getpid()
 
 
-@pytest.mark.xfail(strict=True, reason='scoring pool (pool.py) cannot run in a DataLoader worker: the worker is a '
-                                       'daemonic process, which multiprocessing forbids to start children, and a '
-                                       'forked one inherits the parent pool\'s worker handles; every answer comes '
-                                       'back unscored (error). Needs an engine change, see the issue-15 report')
 @pytest.mark.parametrize('context', ['fork', 'spawn'])
 def test_inside_a_dataloader_worker(context):
     torch = pytest.importorskip('torch')
