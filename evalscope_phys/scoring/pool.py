@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Set
 
 from .worker import (  # noqa: F401 (WORKER_NAME, warm_up: part of the pool's surface)
-    PRELOAD_MODULES, SHUTDOWN_GRACE, WORKER_NAME, WORKER_START_TIMEOUT, _error_reason, _start_context, _Worker,
+    PRELOAD_MODULES, SHUTDOWN_GRACE, WORKER_NAME, WORKER_START_TIMEOUT, error_reason, start_context, Worker,
     warm_up)
 
 WORKERS_ENV = 'EVALSCOPE_PHYS_SCORING_WORKERS'
@@ -79,10 +79,10 @@ class WorkerPool:
         if size < 1:
             raise ValueError(f'pool size must be >= 1, got {size}')
         self.size = size
-        self._ctx = _start_context()
+        self._ctx = start_context()
         self._cond = threading.Condition()
-        self._idle: List[_Worker] = []  # ready or still starting, not in use
-        self._all: Set[_Worker] = set()
+        self._idle: List[Worker] = []  # ready or still starting, not in use
+        self._all: Set[Worker] = set()
         self._booted = False
         self._boot_error: Optional[str] = None
         self._closed = False
@@ -117,13 +117,13 @@ class WorkerPool:
                 return self._boot_error
         return None
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self) -> Worker:
         """A new worker, counted in ``_all`` (call with ``_cond`` held)."""
-        worker = _Worker(self._ctx, self._started)
+        worker = Worker(self._ctx, self._started)
         self._all.add(worker)
         return worker
 
-    def _started(self, worker: _Worker) -> None:
+    def _started(self, worker: Worker) -> None:
         """Start thread's report: the boot succeeds with the first ready worker."""
         with self._cond:
             if worker.failure is None:
@@ -136,7 +136,7 @@ class WorkerPool:
 
     # --- workers in and out -------------------------------------------------------------------
 
-    def _acquire(self, deadline: float) -> Optional[_Worker]:
+    def _acquire(self, deadline: float) -> Optional[Worker]:
         """A worker for one call (ready preferred, else one still starting), or None past the deadline."""
         with self._cond:
             while True:
@@ -157,7 +157,7 @@ class WorkerPool:
                     return None
                 self._cond.wait(remaining)
 
-    def _release(self, worker: _Worker) -> None:
+    def _release(self, worker: Worker) -> None:
         """Give a healthy worker back."""
         worker.leave()
         with self._cond:
@@ -166,7 +166,7 @@ class WorkerPool:
             self._idle.append(worker)
             self._cond.notify()
 
-    def _discard(self, worker: _Worker, replace: bool = True) -> None:
+    def _discard(self, worker: Worker, replace: bool = True) -> None:
         """Kill ``worker`` and (unless the pool is closed) start its replacement at once."""
         worker.kill()
         with self._cond:
@@ -194,7 +194,7 @@ class WorkerPool:
             try:
                 worker = self._acquire(deadline)
             except PoolClosedError as exc:
-                return LimitedResult(False, reason=_error_reason(exc), seconds=time.monotonic() - start)
+                return LimitedResult(False, reason=error_reason(exc), seconds=time.monotonic() - start)
             if worker is None:
                 return spent()
             if not worker.ready.wait(max(0.0, deadline - time.monotonic())):
@@ -216,7 +216,7 @@ class WorkerPool:
                 continue
             except Exception as exc:  # fn or args cannot be pickled; nothing was sent
                 self._release(worker)
-                return LimitedResult(False, reason=_error_reason(exc), seconds=time.monotonic() - start)
+                return LimitedResult(False, reason=error_reason(exc), seconds=time.monotonic() - start)
             try:
                 if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
                     worker.leave()
@@ -340,7 +340,7 @@ def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = D
         try:
             value = fn(*args)
         except Exception as exc:
-            return LimitedResult(False, reason=_error_reason(exc), seconds=time.perf_counter() - start)
+            return LimitedResult(False, reason=error_reason(exc), seconds=time.perf_counter() - start)
         return LimitedResult(True, value=value, seconds=time.perf_counter() - start)
     return get_pool().run(fn, args, timeout)
 

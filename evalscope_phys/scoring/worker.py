@@ -28,7 +28,7 @@ WORKER_NAME = 'evalscope-phys-scoring'
 """Process name of our workers; the one name whose start skips the caller's ``__main__``."""
 
 
-def _error_reason(exc: BaseException) -> str:
+def error_reason(exc: BaseException) -> str:
     return f'error: {type(exc).__name__}: {str(exc)[:300]}'
 
 
@@ -48,7 +48,7 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
         except EOFError:
             return
         except Exception as exc:  # the task could not be unpickled here (e.g. fn defined in __main__)
-            conn.send(('error', _error_reason(exc)))
+            conn.send(('error', error_reason(exc)))
             continue
         if task is None:
             return
@@ -56,14 +56,14 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
         try:
             reply = ('ok', fn(*args))
         except BaseException as exc:  # SystemExit, RecursionError, MemoryError: all the call's fault
-            reply = ('error', _error_reason(exc))
+            reply = ('error', error_reason(exc))
         try:
             conn.send(reply)
         except Exception as exc:  # an unpicklable result; the pickle fails before anything is written
-            conn.send(('error', _error_reason(exc)))
+            conn.send(('error', error_reason(exc)))
 
 
-class _Worker:
+class Worker:
     """One worker process and our end of its pipe; it starts in a background thread.
 
     The pipe has at most one user at a time besides ``kill``: the start thread until the worker
@@ -72,7 +72,7 @@ class _Worker:
     thread that is still polling it.
     """
 
-    def __init__(self, ctx: Any, on_started: Callable[['_Worker'], None]):
+    def __init__(self, ctx: Any, on_started: Callable[['Worker'], None]):
         self._lock = threading.Lock()
         self._killed = False
         self._users = 1  # the start thread
@@ -221,7 +221,7 @@ if hasattr(os, 'register_at_fork'):
     os.register_at_fork(after_in_child=_note_fork)
 
 
-def _start_context() -> Any:
+def start_context() -> Any:
     # Never 'fork': EvalScope's parent is threaded. forkserver forks from a clean single-threaded
     # server that has imported and warmed up SymPy once; spawn is the portable fallback, and the
     # choice in a forked child, which inherits the parent's forkserver handle but is not its parent.
