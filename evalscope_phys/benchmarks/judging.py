@@ -18,7 +18,8 @@ for a rule-decided one, so its mean is the share judged; ``cannot_judge`` is the
 judged answers for which the judge replied ``cannot_judge`` (0 for rule-decided samples), so its mean
 is the share of all answers the judge could not judge. A judged answer gets the judge's decision as
 ``strict_acc`` and ``lenient_acc``; a ``cannot_judge`` answer keeps its rule score (not correct by
-rule) and is counted in ``cannot_judge``. ``eed`` stays the engine's. ``judge_rule_agreement``
+rule) and is counted in ``cannot_judge``. ``eed`` and ``scored`` stay the engine's (a failed call aside,
+below); a decision also sets ``strict_acc_all``/``lenient_acc_all``. ``judge_rule_agreement``
 (scopes ``rejected``/``all``) is the share of judged answers the rules had decided on which the judge
 agreed with them (failed calls left out). With a judge configured every sample also carries
 ``judge_calls``, ``judge_failed_calls``, ``judge_prompt_tokens`` and ``judge_completion_tokens``
@@ -60,7 +61,7 @@ from pydantic import BaseModel
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.judge_cost import judge_usage
-from evalscope_phys.scoring.metrics import LENIENT, SCORED, STRICT
+from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 from evalscope_phys.scoring.routing import (  # noqa: F401 (is_text_answer, undecided_reason: adapters import them here)
     DEFAULT_SCOPE, check_scope, is_text_answer, needs_judge, rule_decision, undecided_reason)
 
@@ -108,16 +109,18 @@ def judge_prompt(question: str, reference: str, answer: str) -> str:
 def resolve_single(rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
     """One answer per sample: the judge's decision becomes strict and lenient accuracy.
 
-    A failed call leaves the answer unscored: no accuracy values, ``scored`` 0.
+    A decision counts over all answers too (``strict_acc_all``/``lenient_acc_all``); ``scored`` stays
+    the engine's. A failed call leaves the answer unscored: no accuracy values, ``scored`` 0, not
+    correct over all answers.
     """
     out = dict(rule_score.value)
     for decision in decisions.values():
         if decision == FAILED:
             out.pop(STRICT, None)
             out.pop(LENIENT, None)
-            out[SCORED] = 0.0
+            out[SCORED] = out[STRICT_ALL] = out[LENIENT_ALL] = 0.0
         elif decision is not None:
-            out[STRICT] = out[LENIENT] = float(decision)
+            out[STRICT] = out[LENIENT] = out[STRICT_ALL] = out[LENIENT_ALL] = float(decision)
     return out
 
 

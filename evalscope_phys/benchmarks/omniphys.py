@@ -303,6 +303,7 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
         if is_open and verdict.scored and undecided_reason(verdict, reference) is not None:
             # a statement the rules cannot read: only the judge may call it wrong
             score.value = {k: v for k, v in score.value.items() if k not in (STRICT, LENIENT)}
+            score.value[SCORED] = 0.0  # unscored until a judge decides: visible, never a silent 0
             score.explanation = f'{verdict.reason}; open answer left to the judge'
         return score
 

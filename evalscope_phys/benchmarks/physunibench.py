@@ -191,7 +191,8 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
         chosen = sorted(compat.parse_choice_answers(task_state, completion=prediction or ''))
         correct = float(chosen == [reference])
         score = Score(prediction=prediction, extracted_prediction=''.join(chosen),
-                      value={STRICT: correct, LENIENT: correct, SCORED: 1.0})
+                      value={STRICT: correct, LENIENT: correct, SCORED: 1.0, STRICT_ALL: correct,
+                             LENIENT_ALL: correct})
         score.main_score_name = LENIENT
         score.explanation = f'chose {chosen or "nothing"}, key {reference}'
         return score

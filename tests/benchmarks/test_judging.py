@@ -58,8 +58,9 @@ def test_one_case_per_pending_answer_carrying_question_reference_and_answer():
                                                  ('cannot_judge', 0.0, 1.0)])
 def test_judge_decision_sets_accuracy_and_cannot_judge_keeps_the_rule_score(label, strict, cannot):
     _, reduced = reduce_with({'answer': label}, {'answer': ('cw', 'clockwise')})
+    over_all = {} if cannot else {'strict_acc_all': strict, 'lenient_acc_all': strict}  # a decision counts there too
     assert reduced.value == {'eed': 20.0, 'strict_acc': strict, 'lenient_acc': strict, 'scored': 1.0,
-                             JUDGED: 1.0, CANNOT_JUDGE: cannot, JUDGE_FAILED: 0.0}
+                             JUDGED: 1.0, CANNOT_JUDGE: cannot, JUDGE_FAILED: 0.0, **over_all}
     assert reduced.metadata == {'judge_labels': {'answer': label}}
 
 
@@ -82,7 +83,8 @@ def test_a_failed_judge_call_is_counted_and_leaves_the_answer_unscored_not_a_rul
     marker = definition.fallback_verdict(definition.cases[0], None)  # what the executor takes on a failed call
     failed = marker.model_copy(update={'status': ScoreStatus.FALLBACK})
     reduced = definition.reduce_verdicts([failed], None)
-    assert reduced.value == {'eed': 20.0, 'scored': 0.0, JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
+    assert reduced.value == {'eed': 20.0, 'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0,
+                             JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
     assert reduced.metadata == {'judge_labels': {'answer': 'failed'}}
 
 

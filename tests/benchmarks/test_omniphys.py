@@ -186,6 +186,7 @@ def test_without_a_judge_an_open_statement_is_left_out_of_s1_not_counted_wrong()
     samples = {s.metadata['id']: s for v in loaded(SAMPLE).values() for s in v}
     open_score = score_of(samples['op06'], '\\boxed{\\text{净功为零}}')
     assert 'lenient_acc' not in open_score.value and 'strict_acc' not in open_score.value
+    assert open_score.value['scored'] == 0.0, 'left out is visible: the rules did not score it'
     assert score_of(samples['op03'], '\\boxed{8.66 m/s^2}').value['lenient_acc'] == 0.0
     assert score_of(samples['op05'], '\\boxed{\\frac{1}{3} m L^{2}}').value['strict_acc'] == 1.0
 
