@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, conversation
+from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, conversation
 
 from .contract import (ERROR, PROMPT_PATH, UNPARSEABLE, ContractError, Judgement, correction, load_prompt,
                        parse_judgement, quote_in_step, render_prompt)
@@ -24,19 +24,9 @@ from .steps import solution_steps
 
 
 @dataclass(frozen=True)
-class JudgeSettings:
-    """Where the judge is and how hard to try."""
+class JudgeSettings(JudgeEndpoint):
+    """Where the error-analysis judge is and how hard to try (its prompt is ours)."""
 
-    base_url: str
-    """OpenAI-compatible base URL, e.g. ``http://127.0.0.1:8000/v1``."""
-    model: str
-    api_key: Optional[str] = None
-    concurrency: int = 4
-    max_retries: int = 4
-    """Retries of one call on 429/5xx, timeouts and connection errors (not of invalid replies)."""
-    backoff: float = 1.0
-    timeout: float = 120.0
-    max_tokens: int = 1024
     prompt_path: Path = PROMPT_PATH
 
 

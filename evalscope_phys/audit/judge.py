@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, json_objects
+from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, json_objects
 
 
 NEAR_DUPLICATE = 'near_duplicate'
@@ -28,20 +28,9 @@ _MAX_TEXT_CHARS = 12_000  # per problem in the prompt: keeps one pathological re
 
 
 @dataclass(frozen=True)
-class JudgeConfig:
-    """Where and how to call the judge."""
+class JudgeConfig(JudgeEndpoint):
+    """Where and how to call the stage-3 judge (a short label reply, our prompt)."""
 
-    base_url: str
-    """OpenAI-compatible base URL, e.g. ``http://127.0.0.1:8000/v1``."""
-    model: str
-    api_key: Optional[str] = None
-    concurrency: int = 4
-    """Calls in flight at once."""
-    max_retries: int = 4
-    """Retries after the first attempt on 429/5xx, timeouts and connection errors."""
-    backoff: float = 1.0
-    """Seconds before the first retry; doubles each retry (with jitter), capped at 60 s."""
-    timeout: float = 120.0
     max_tokens: int = 200
     prompt_path: Path = PROMPT_PATH
 

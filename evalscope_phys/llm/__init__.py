@@ -5,6 +5,7 @@ embedded in a reply, so each judge only adds its prompt and its contract.
 """
 from .cache import JsonlCache
 from .client import ChatClient, ChatError, Message, conversation
+from .endpoint import JudgeEndpoint
 from .replies import json_objects
 
-__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'Message', 'conversation', 'json_objects']
+__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'JudgeEndpoint', 'Message', 'conversation', 'json_objects']
