@@ -131,7 +131,12 @@ class Worker:
             return False
 
     def kill(self) -> None:
-        """Kill and reap (no zombie); safe to call twice and from two threads (exit and a deadline)."""
+        """Kill and reap (no zombie); safe to call twice and from two threads (exit and a deadline).
+
+        The ``Process`` object is reaped but not closed: multiprocessing's exit handler joins every
+        child it knows from another thread (a DataLoader worker ending while one of our workers is
+        still starting), and joining a closed one raises. Its descriptors go with the object.
+        """
         with self._lock:
             if self._killed:
                 return
@@ -142,8 +147,7 @@ class Worker:
                     if self.process.is_alive():
                         self.process.kill()
                     self.process.join(SHUTDOWN_GRACE)
-                    self.process.close()
-            except ValueError:  # already closed, or (never seen) still running after SIGKILL
+            except ValueError:  # (never seen) the process object was closed elsewhere
                 pass
         if close:
             self.conn.close()
