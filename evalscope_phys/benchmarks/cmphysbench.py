@@ -13,7 +13,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
+from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
 from evalscope_phys.scoring.seed import DEFAULT_BANDS, ENGINE_TYPE_CODES, NUMERIC_BANDS, SEED_TYPES, seed_score, \

@@ -34,7 +34,7 @@ from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import (
+from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
     JUDGED,

@@ -28,7 +28,7 @@ from evalscope_phys.benchmarks.base import (
     read_records,
     records_dataset,
 )
-from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
+from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.physolym_records import RELEASE, normalise_record
 from evalscope_phys.benchmarks.solutions import no_reference_verdict
 from evalscope_phys.benchmarks.substring_strict import substring_strict
@@ -110,7 +110,7 @@ own problems in our schema (`evalscope_phys/data/demo/physolym_sample.jsonl`, wi
   and dimension `difficulty`.
 - With `--judge` (models given, strategy `auto` or `llm`), only answers the rules cannot decide go to
   the judge (unreadable answer or reference, text answers, engine timeout); `judged` and
-  `cannot_judge` report the shares. See `evalscope_phys/benchmarks/judging.py`.
+  `cannot_judge` report the shares. See `evalscope_phys/judge/rules_first.py`.
 - Metadata `pair_id` and `lang` let `evalscope-phys compare RUN --by-pair` test EN against ET.
 """
 

@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, route_answers
+from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, route_answers
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 

@@ -14,7 +14,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
+from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import (
     DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, check_images, figure_limits, figure_message,

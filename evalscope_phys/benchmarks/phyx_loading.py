@@ -20,7 +20,7 @@ from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_s
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 
 
-class PhyXLocalLoading:
+class PhyXLocalLoading(compat.FigureLoaderHook):
     """Mixin placed before EvalScope's ``PhyXOEAdapter``: ``load()`` and figures for either PhyX layout."""
 
     def load(self) -> Tuple[DatasetDict, None]:
@@ -68,5 +68,5 @@ class PhyXLocalLoading:
             return 'options are not exactly A-D with the answer among them'
         return check_images(Path(self.image_root), record.get('image'))
 
-    def _load_figure(self, image_name: str) -> str:
+    def load_figure(self, image_name: str) -> str:
         return image_data_uri(self, resolve_image(Path(self.image_root), image_name))

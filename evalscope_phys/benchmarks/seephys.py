@@ -15,7 +15,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
     DEFAULT_MAX_IMAGE_BYTES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from evalscope_phys.benchmarks.judging import is_text_answer
+from evalscope_phys.judge.rules_first import is_text_answer
 from evalscope_phys.scoring import Verdict, extract_final_answer
 from evalscope_phys.scoring.scan import boxed_contents
 

@@ -12,7 +12,7 @@ from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
 
 from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
+from evalscope_phys.judge.rules_first import EquivalenceVerdict, rules_first_judge
 from evalscope_phys.benchmarks.omniphys import (
     LEVELS,
     MAX_SOLUTION_CHARS,

@@ -145,7 +145,7 @@ def test_routing_is_recorded_for_every_part_and_follows_the_scope(scope, routed)
 
 
 def test_a_failed_judge_call_leaves_its_part_unscored_never_a_rule_zero():
-    from evalscope_phys.benchmarks.judging import FAILED
+    from evalscope_phys.judge.rules_first import FAILED
     a = adapter({'local_path': str(SAMPLE)})
     score, _ = judge_context(a, 'optics-1', r'\boxed{(a)\ v = 150\,\text{mm}} \boxed{(b)\ m = -2}')
     values = a.judge_resolve(score, {'part_2': FAILED})

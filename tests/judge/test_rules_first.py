@@ -6,7 +6,7 @@ from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
 
-from evalscope_phys.benchmarks.judging import (
+from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     EQUIVALENCE_CONTRACT,
     JUDGE_FAILED,
@@ -91,7 +91,7 @@ def test_a_failed_judge_call_is_counted_and_leaves_the_answer_unscored_not_a_rul
 def test_failed_calls_name_each_judge_and_why():
     from types import SimpleNamespace
 
-    from evalscope_phys.benchmarks.judging import failed_calls
+    from evalscope_phys.judge.rules_first import failed_calls
 
     def attempt(status, judge, error):
         return SimpleNamespace(status=status, case_id='answer', judge_id=judge, error=error)
