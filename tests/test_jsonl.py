@@ -51,3 +51,13 @@ def test_appender_from_many_threads_writes_whole_lines(tmp_path):
     with JsonlAppender(path) as out, ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda i: out.append({'i': i, 'pad': 'x' * 10000}), range(200)))
     assert sorted(r['i'] for r in read_records(path)) == list(range(200))
+
+
+def test_parse_lines_lets_the_caller_choose_strict_or_tolerant():
+    from evalscope_phys.jsonl import JsonlError, parse_lines
+
+    text = '{"a": 1}\n\nnot json\n{"b": "x\u2028y"}\n'
+    assert parse_lines(text, strict=False) == ([{'a': 1}, {'b': 'x\u2028y'}], ['line 3: Expecting value'])
+    with pytest.raises(JsonlError, match=r'^line 3 is not JSON \(Expecting value\)$') as info:
+        parse_lines(text)
+    assert info.value.line == 3

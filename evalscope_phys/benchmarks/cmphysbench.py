@@ -12,7 +12,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
@@ -121,7 +121,7 @@ class CMPhysBenchAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         path = find_data_file(root, DATA_FILES, 'CMPhysBench')
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = defaultdict(list)
-        for record in read_records(path):
+        for record in read_rows(path):
             problem = normalise_record(record)
             reason = self._exclusion(problem)
             if reason:
@@ -129,7 +129,7 @@ class CMPhysBenchAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             else:
                 record_map[problem['subset']].append(problem)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, path)
+        return records_dataset(self, record_map, path, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

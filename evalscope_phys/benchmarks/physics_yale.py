@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, \
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_rows, \
     records_dataset
 from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.scoring.routing import needs_judge
@@ -187,7 +187,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         skipped: Dict[str, List[str]] = defaultdict(list)
         files = data_files(root, split)
         for path in files:
-            for record in read_records(path):
+            for record in read_rows(path):
                 problem = normalise_record(record, path.stem)
                 reason = self._exclusion(problem)
                 if reason:
@@ -195,7 +195,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 else:
                     record_map[problem['domain']].append(problem)
         log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, files[0] if len(files) == 1 else root)
+        return records_dataset(self, record_map, files[0] if len(files) == 1 else root, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

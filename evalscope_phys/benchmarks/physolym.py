@@ -25,7 +25,7 @@ from evalscope_phys.benchmarks.base import (
     locate_dataset,
     log_skipped,
     logger,
-    read_records,
+    read_rows,
     records_dataset,
 )
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
@@ -147,7 +147,7 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         skipped: Dict[str, List[str]] = defaultdict(list)
         seen: set = set()
         unanswered: List[str] = []
-        for row, record in enumerate(read_records(path), 1):
+        for row, record in enumerate(read_rows(path), 1):
             problem = self._problem_of(record, row, skipped, seen)
             if problem is not None:
                 record_map[problem['language']].append(problem)

@@ -13,7 +13,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, route_answers
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
@@ -114,7 +114,7 @@ def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
             return problems, str(root)
     path = find_data_file(root, DATA_FILES, 'PhysReason')
     return [normalise_record(r) if isinstance(r, dict) else {'id': '?', 'broken': 'not a JSON object'}
-            for r in read_records(path)], str(path)
+            for r in read_rows(path)], str(path)
 
 
 def _mean(values: List[float]) -> Optional[float]:

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from evalscope.api.dataset import DatasetDict
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 
 
@@ -37,7 +37,7 @@ class PhyXLocalLoading(compat.FigureLoaderHook):
         self.image_root = str(path.parent / phyx.image_dir)
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = {}
-        for record in read_records(path):
+        for record in read_rows(path):
             if not isinstance(record, dict):
                 skipped.setdefault('not a JSON object', []).append('?')
                 continue

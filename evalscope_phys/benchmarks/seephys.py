@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
@@ -210,12 +210,10 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
     @staticmethod
     def _read(path: Path) -> List[Any]:
         if path.suffix != '.parquet':
-            return read_records(path)
-        import pyarrow.parquet as pq  # only the hub copy needs it
-
+            return read_rows(path)
         rows: List[Any] = []
         for shard in sorted(path.parent.glob('*.parquet')):
-            rows.extend(pq.read_table(shard).to_pylist())
+            rows.extend(read_rows(shard))
         return rows
 
     def _problem(self, record: Dict[str, Any]) -> Optional[str]:
