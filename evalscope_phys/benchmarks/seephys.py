@@ -30,6 +30,7 @@ from evalscope_phys.benchmarks.vision import (
 )
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
+from evalscope_phys.scoring.words import CJK_RE
 
 #: record files looked for under ``local_path``, most specific first (JSON/JSONL with image paths,
 #: or the hub's parquet with the figures embedded)
@@ -55,7 +56,6 @@ VISION: Dict[str, Tuple[str, ...]] = {
 GROUPINGS = {'level': ('_level', LEVELS), 'language': ('_language', LANGUAGES),
              'vision_relevance': ('_vision', VISION)}
 SUBSET_LIST = list(LEVELS)
-_CJK_RE = re.compile(r'[\u4e00-\u9fff]')
 _ANSWER_TAG_RE = re.compile(r'<answer>(.*?)</answer>', re.S | re.I)
 
 PROMPT_TEMPLATE = (
@@ -115,7 +115,7 @@ def record_language(record: Dict[str, Any]) -> Optional[str]:
     """The record's language subset; inferred from CJK characters when the field is absent."""
     if record.get('language') not in (None, ''):
         return normalise_label(record['language'], LANGUAGES)
-    return 'zh' if _CJK_RE.search(str(record.get('question') or '')) else 'en'
+    return 'zh' if CJK_RE.search(str(record.get('question') or '')) else 'en'
 
 
 def sig_figs(value: Any) -> Optional[int]:
