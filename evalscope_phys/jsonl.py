@@ -100,7 +100,7 @@ def read_lines(path: PathLike) -> Tuple[List[bytes], bytes]:
     return lines, tail
 
 
-def read_records(path: PathLike) -> Iterator[Any]:
+def read_values(path: PathLike) -> Iterator[Any]:
     """Every JSON value of a JSONL file, skipping blank lines, unparseable lines and a torn tail.
 
     For caches, where a damaged entry only means asking again. Split on ``\\n`` only:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
-from .corpus import CorpusError, item_text, read_records
+from .corpus import CorpusError, item_text, read_corpus_rows
 
 DEFAULT_BLOCK_ROWS = 50_000
 _PLAN_VERSION = 1  # bump when block boundaries or text extraction change: old resume state is then ignored
@@ -104,7 +104,7 @@ def _parquet_blocks(path: Path, block_rows: int) -> Iterator[Block]:
 def _texts_to_parquet(source: Path, fields: Sequence[str], target: Path, block_rows: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
-    texts = [item_text(row, fields) for row in read_records(source)]
+    texts = [item_text(row, fields) for row in read_corpus_rows(source)]
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + '.tmp')
     pq.write_table(pa.table({'text': pa.array(texts, pa.string())}), tmp, row_group_size=block_rows)
