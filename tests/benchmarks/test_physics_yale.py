@@ -6,16 +6,12 @@ from functools import partial
 import pytest
 from evalscope.api.evaluator import TaskState
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.physics_yale import domain_subset, problem_values
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'physics_yale_sample.jsonl'
-REPLAY = DEMO_DIR / 'physics_yale_replay.jsonl'
-
-adapter = partial(benchmark_adapter, 'physics_yale')
-loaded = partial(load_subsets, 'physics_yale')
+BENCH = BenchmarkSetup('physics_yale')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def ids(data):

@@ -1,27 +1,19 @@
 """PhysOlym: the JSONL schema, language subsets, per-level results, rule scoring and the rules-first judge."""
 import json
 import logging
-from functools import partial
 from pathlib import Path
 
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import SampleScore, Score
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.physolym import PER_LEVEL_AGGREGATION
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'physolym_sample.jsonl'
-REPLAY = DEMO_DIR / 'physolym_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'physolym')
-
-
-loaded = partial(load_subsets, 'physolym')
+BENCH = BenchmarkSetup('physolym')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def test_sample_loads_by_language_keeping_pairs_and_levels(caplog):

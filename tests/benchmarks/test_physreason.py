@@ -2,25 +2,16 @@
 import json
 import logging
 
-from functools import partial
-
 import pytest
 from evalscope.api.evaluator import TaskState
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.physreason import problem_values, worked_solution
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'physreason_sample.json'
-REPLAY = DEMO_DIR / 'physreason_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'physreason')
-
-
-loaded = partial(load_subsets, 'physreason')
+BENCH = BenchmarkSetup('physreason')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def ids(data):

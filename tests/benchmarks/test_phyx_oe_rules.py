@@ -3,25 +3,17 @@ import json
 import logging
 import shutil
 
-from functools import partial
-
 import pytest
 from evalscope.api.messages import ContentImage, ContentText
 
 import evalscope_phys.benchmarks.phyx_oe_rules  # noqa: F401  (registers the benchmark)
-from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.demo import DEMO_DIR
+from conftest import BenchmarkSetup
 from evalscope_phys.serve.replay import replay_server
 
-FOLDER = DEMO_DIR / 'phyx'
-REPLAY = DEMO_DIR / 'phyx_replay.jsonl'
+BENCH = BenchmarkSetup('phyx_oe_rules')
+FOLDER = BENCH.sample
+REPLAY, adapter, samples = BENCH.replay, BENCH.adapter, BENCH.load
 NAME = 'phyx_oe_rules'
-
-
-adapter = partial(benchmark_adapter, NAME)
-
-
-samples = partial(load_subsets, NAME)
 
 
 def flat(data: dict) -> list:
