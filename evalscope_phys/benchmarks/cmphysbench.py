@@ -16,8 +16,8 @@ from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_s
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.seed import DEFAULT_BANDS, ENGINE_TYPE_CODES, NUMERIC_BANDS, SEED_TYPES, seed_score, \
-    seed_type
+from evalscope_phys.scoring.cmphysbench_seed import (DEFAULT_BANDS, ENGINE_TYPE_CODES, NUMERIC_BANDS, SEED_TYPES,
+                                                     seed_score, seed_type)
 
 #: the six topics of the paper, as report subsets
 SUBSET_LIST = ['magnetism', 'superconductivity', 'strongly_correlated_systems', 'semiconductors',
@@ -50,7 +50,7 @@ systems, semiconductors, theoretical foundations and others. Each answer is type
 ## Evaluation Notes
 
 - `seed` (primary, 0-100): CMPhysBench's SEED, computed by evalscope-phys's engine
-  (`evalscope_phys/scoring/seed.py`): expressions and equations 100 when equivalent, else their
+  (`evalscope_phys/scoring/cmphysbench_seed.py`): expressions and equations 100 when equivalent, else their
   expression edit distance; tuples entry by entry; intervals with brackets as tree nodes; numbers
   converted to the reference unit (pint) and credited 100/90/80 within relative 0.5%/1%/2%
   (`extra_params.seed_bands: paper`, the default; `release` uses the 1%/2%/4% of the scorer since
