@@ -175,16 +175,18 @@ def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]]
         f'dataset_args.{benchmark}.local_path at a file with scorable rows, or choose other subsets.')
 
 
-def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any,
-                    skipped: Optional[Dict[str, List[str]]] = None) -> Tuple[DatasetDict, None]:
+def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any, *,
+                    skipped: Dict[str, List[str]]) -> Tuple[DatasetDict, None]:
     """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
 
-    Stops with one message naming the exclusion reasons (``skipped``) when nothing is left to evaluate.
+    The end of every adapter's load: logs the exclusions (``skipped``: reason -> record ids; required,
+    so no adapter can drop them) and stops with one message naming them when nothing is left to evaluate.
     Also starts booting the scoring workers (without waiting): scoring follows the first answers,
     and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
     """
     from evalscope_phys.scoring.pool import start_pool
 
+    log_skipped(adapter.name, skipped)
     check_something_to_evaluate(adapter.name, record_map, skipped, location)
     start_pool()
     return build_dataset_dict_from_record_map(

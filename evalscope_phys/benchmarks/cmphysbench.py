@@ -12,7 +12,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
@@ -128,7 +128,6 @@ class CMPhysBenchAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 skipped[reason].append(problem['id'])
             else:
                 record_map[problem['subset']].append(problem)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, path, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:

@@ -18,7 +18,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import (
-    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_rows,
+    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, read_rows,
     records_dataset,
 )
 from evalscope_phys.benchmarks.vision import (
@@ -111,7 +111,6 @@ class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
         root = locate_dataset(self, allow_file_pattern=['*physics*'])
         files = data_files(root)
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(root), skipped=skipped)
 
     @figure_limits

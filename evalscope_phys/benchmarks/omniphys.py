@@ -33,7 +33,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
@@ -265,7 +265,6 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
             subset = label(record['level'], LEVELS)
             if subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem(self, record: Any) -> Optional[str]:

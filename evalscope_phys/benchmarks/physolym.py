@@ -23,7 +23,6 @@ from evalscope_phys.benchmarks.base import (
     DatasetUnavailableError,
     find_data_file,
     locate_dataset,
-    log_skipped,
     logger,
     read_rows,
     records_dataset,
@@ -153,7 +152,6 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 record_map[problem['language']].append(problem)
                 if problem['reference'] is None:
                     unanswered.append(problem['id'])
-        log_skipped(self.name, skipped)
         if unanswered:
             logger.warning('%s: %d reference solution(s) state no final answer the engine can read; they are judged '
                            'against the full solution, or unscored without a judge (ids: %s%s)', self.name,

@@ -13,7 +13,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, logger, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import (
@@ -134,7 +134,6 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
                     if record['_reference'] is None:
                         unanswered.append(rid)
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         if unanswered:
             logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
                            'they are judged against the full solution, or unscored without a judge (ids: %s%s)',

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from evalscope.api.dataset import DatasetDict
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 
 
@@ -50,7 +50,6 @@ class PhyXLocalLoading(compat.FigureLoaderHook):
             subset = phyx.category_to_subset[record['category']]
             if subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem(self, record: Dict[str, Any], phyx: compat.PhyXUpstream) -> Optional[str]:

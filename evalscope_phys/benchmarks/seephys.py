@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
@@ -204,7 +204,6 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
                 skipped.setdefault(f'no {grouping}', []).append(rid)
             elif subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     @staticmethod

@@ -7,7 +7,7 @@ import pytest
 from evalscope.api.evaluator import TaskState
 
 from conftest import BenchmarkSetup
-from evalscope_phys.benchmarks.physics_yale import domain_subset, problem_values
+from evalscope_phys.benchmarks.physics_yale import answer_metrics_and_weights, domain_subset
 from evalscope_phys.serve.replay import replay_server
 
 BENCH = BenchmarkSetup('physics_yale')
@@ -91,17 +91,17 @@ def sub(strict, scored=True, lenient=None):
 
 
 def test_problem_metrics_are_physics_verifieds():
-    values, weights = problem_values([sub(True), sub(False, lenient=True), sub(True)])
+    values, weights = answer_metrics_and_weights([sub(True), sub(False, lenient=True), sub(True)])
     assert values == {'strict_acc': 0.0, 'lenient_acc': 1.0, 'partial': pytest.approx(2 / 3),
                       'answer_acc': pytest.approx(2 / 3), 'scored': 1.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 1.0}
     assert weights == {'answer_acc': 3}  # answer-level: a problem weighs its answers
 
 
 def test_an_unscored_answer_takes_the_problem_out_of_the_problem_level_metrics():
-    values, weights = problem_values([sub(True), sub(None, scored=False)])
+    values, weights = answer_metrics_and_weights([sub(True), sub(None, scored=False)])
     assert values == {'scored': 0.5, 'answer_acc': 1.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
     assert weights == {'answer_acc': 1}
-    values, weights = problem_values([sub(None, scored=False)])
+    values, weights = answer_metrics_and_weights([sub(None, scored=False)])
     assert 'answer_acc' not in values and weights == {}
 
 
