@@ -3,7 +3,7 @@
 It starts the replay server on 127.0.0.1 with recorded answers (right, rewritten, partly wrong,
 wrong, unboxed, truncated), runs the real ``evalscope eval`` CLI against it, prints one table of
 the report metrics and exits non-zero if any sample failed or any report is missing. EvalScope's
-own output (~1,400 lines) goes to ``<work dir>/evalscope.log``; the terminal shows one line per
+own output (some 3,000 lines) goes to ``<work dir>/evalscope.log``; the terminal shows one line per
 finished benchmark, then the table (``--verbose`` streams everything).
 """
 from __future__ import annotations
