@@ -154,3 +154,13 @@ def test_every_python_block_runs(page, block):
         found = re.fullmatch(r'(\w+\(.*\))\s+#\s*([-0-9.]+)', line.strip())
         if found:
             assert eval(found.group(1), namespace) == float(found.group(2)), line
+
+
+def test_every_relative_link_resolves():
+    """Pages move and split; a link to a page or file that is not there fails here."""
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r'\]\(([^)\s#]+)(?:#[^)]*)?\)', page.read_text()):
+            if not re.match(r'[a-z]+://', target) and not (page.parent / target).exists():
+                broken.append(f'{page.relative_to(ROOT)} -> {target}')
+    assert not broken, broken
