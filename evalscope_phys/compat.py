@@ -310,7 +310,8 @@ def mask_secret_judge_headers(config_module: ModuleType) -> None:
     ``extra_headers`` reached ``task_config.yaml``, the log and the report in clear. Two EvalScope functions
     see every such dict before it is stored: ``TaskConfig._migrate_judge_keys`` (called while a config is
     validated) and ``_secretize_api_keys`` (``TaskConfig.update`` and ``model_args``); both are wrapped to
-    wrap header values in ``SecretStr``, which EvalScope unwraps when it builds a request.
+    wrap header values in ``SecretStr``, which EvalScope unwraps when it builds a request. ``TaskConfig.to_dict``
+    (behind ``task_config.yaml`` and the logged config) is wrapped with :func:`evalscope_phys.redact.mask_urls`.
     """
     task_config = private(config_module, 'TaskConfig', 'evalscope.config')
     migrate = private(task_config, '_migrate_judge_keys', 'evalscope.config.TaskConfig')
@@ -327,9 +328,19 @@ def mask_secret_judge_headers(config_module: ModuleType) -> None:
     def secretize_api_keys(value):
         return secretize(secretize_headers(value))
 
-    migrate_judge_keys.evalscope_phys = secretize_api_keys.evalscope_phys = True
+    to_dict = private(task_config, 'to_dict', 'evalscope.config.TaskConfig')
+
+    def masked_to_dict(self):
+        # what task_config.yaml, str(task_config) (the log) and the fingerprint see: a URL's userinfo and
+        # key=-style query parameters masked too (the request itself reads the fields, not this dict)
+        from evalscope_phys.redact import mask_urls
+
+        return mask_urls(to_dict(self))
+
+    migrate_judge_keys.evalscope_phys = secretize_api_keys.evalscope_phys = masked_to_dict.evalscope_phys = True
     task_config._migrate_judge_keys = staticmethod(migrate_judge_keys)
     config_module._secretize_api_keys = secretize_api_keys
+    task_config.to_dict = masked_to_dict
 
 
 # --------------------------------------------------------------------------- report names
