@@ -51,3 +51,19 @@ def test_appender_from_many_threads_writes_whole_lines(tmp_path):
     with JsonlAppender(path) as out, ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda i: out.append({'i': i, 'pad': 'x' * 10000}), range(200)))
     assert sorted(r['i'] for r in read_records(path)) == list(range(200))
+
+
+def test_a_symlinked_file_is_never_opened_for_writing(tmp_path):
+    from evalscope_phys.jsonl import JsonlAppender, repair_torn_tail
+    from evalscope_phys.safe_paths import UnsafePathError
+
+    outside = tmp_path / 'outside.jsonl'
+    outside.write_bytes(b'{"a": 1}\n{"b": 2, "to')
+    link = tmp_path / 'run' / 'cache.jsonl'
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    with pytest.raises(UnsafePathError, match='symbolic link'):
+        repair_torn_tail(link)
+    with pytest.raises(UnsafePathError, match='symbolic link'):
+        JsonlAppender(link)
+    assert outside.read_bytes() == b'{"a": 1}\n{"b": 2, "to'

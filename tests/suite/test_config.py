@@ -192,3 +192,37 @@ def test_judge_scope_goes_to_every_dataset_unless_it_sets_its_own_and_stays_out_
     assert cfg['dataset_args']['ugphysics']['judge'] == {'scope': 'all'}
     assert set(cfg['judge']) == {'strategy', 'models'}
     assert suite.dataset_args['phybench'].get('judge') is None  # the suite itself is not changed
+
+
+@pytest.mark.parametrize('flags, message', [
+    (['--model-id', '../../../../x'], "--model-id '../../../../x' is not a safe name"),
+    (['--model-id', 'a/b'], "--model-id 'a/b' is not a safe name"),
+])
+def test_a_model_id_that_is_not_a_file_name_is_refused_in_one_line(yamls, tmp_path, flags, message):
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite_file(yamls)),
+                             '--model', 'm', '--work-dir', str(tmp_path / 'w'), *flags, '--dry-run'],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and message in result.stderr and 'Traceback' not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize('name, ok', [('../../x', False), ('a/b', False), ('.hidden', False), ('x' * 129, False),
+                                      ('my-suite_2.v1', True), ('text', True)])
+def test_suite_names_are_file_names(yamls, name, ok):
+    path = suite_file(yamls, name=name)
+    if ok:
+        assert load_suite(path).name == name
+    else:
+        with pytest.raises(SuiteConfigError, match='suite name .* is not a safe name'):
+            load_suite(path)
+
+
+def test_a_safe_model_id_runs_and_the_dry_run_masks_url_credentials(yamls, tmp_path):
+    result = subprocess.run(
+        [sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite_file(yamls)), '--model', 'm',
+         '--model-id', 'qwen2.5-7b', '--api-url', 'http://user:SEKRET1@127.0.0.1:9/v1?key=SEKRET2',
+         '--work-dir', str(tmp_path / 'w'), '--dry-run'], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    doc = next(yaml.safe_load_all(result.stdout))
+    assert doc['model_id'] == 'qwen2.5-7b' and doc['api_url'] == 'http://***@127.0.0.1:9/v1?key=***'
+    assert 'SEKRET' not in result.stdout + result.stderr
