@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import yaml
 
 from evalscope_phys.safe_paths import UnsafePathError, safe_name
+from evalscope_phys.safe_yaml import YamlLimitError, load_limited
 
 # Keys a suite YAML may carry; anything else is a typo or a secret that belongs in a flag.
 SUITE_KEYS = frozenset({
@@ -76,12 +77,15 @@ class Endpoint:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        with open(path, encoding='utf-8') as handle:
-            return yaml.safe_load(handle)
+        return load_limited(path)
     except FileNotFoundError:
         raise SuiteConfigError(f'{path}: file not found') from None
+    except YamlLimitError as exc:
+        raise SuiteConfigError(f'{path}: refused: {exc}') from None
     except yaml.YAMLError as exc:
         raise SuiteConfigError(f'{path}: not valid YAML ({exc})') from None
+    except UnicodeDecodeError:
+        raise SuiteConfigError(f'{path}: not UTF-8 text') from None
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> Dict[str, Any]:

@@ -226,3 +226,33 @@ def test_a_safe_model_id_runs_and_the_dry_run_masks_url_credentials(yamls, tmp_p
     doc = next(yaml.safe_load_all(result.stdout))
     assert doc['model_id'] == 'qwen2.5-7b' and doc['api_url'] == 'http://***@127.0.0.1:9/v1?key=***'
     assert 'SEKRET' not in result.stdout + result.stderr
+
+
+BOMB = 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + ''.join(
+    f'{c}: &{c} [{",".join(["*" + p] * 9)}]\n' for p, c in zip('abcdefgh', 'bcdefghi'))
+
+
+def test_a_yaml_alias_bomb_is_refused_in_one_line(yamls, tmp_path):
+    suite = yamls / 'suites' / 'bomb.yaml'
+    suite.parent.mkdir(parents=True, exist_ok=True)
+    suite.write_text('name: bomb\ndatasets: [phybench]\ngeneration:\n  extra_body:\n    ' +
+                     BOMB.replace('\n', '\n    '), encoding='utf-8')
+    assert len(suite.read_bytes()) < 1000
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite), '--model', 'm',
+                             '--work-dir', str(tmp_path / 'w'), '--dry-run'], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and 'alias bomb' in result.stderr and len(result.stdout) < 1000
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_dataset_yaml_bomb_and_a_recursive_alias_are_refused(yamls):
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  extra:\n    ' + BOMB.replace('\n', '\n    '))
+    with pytest.raises(SuiteConfigError, match='phybench.yaml: refused: more than'):
+        load_suite(suite_file(yamls))
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench: &a\n  self: *a\n')
+    with pytest.raises(SuiteConfigError, match='refers to itself'):
+        load_suite(suite_file(yamls))
+
+
+def test_ordinary_anchors_still_load(yamls):
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  a: &g {x: 1}\n  b: *g\n')
+    assert load_suite(suite_file(yamls)).dataset_args['phybench']['b'] == {'x': 1}
