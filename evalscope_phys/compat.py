@@ -343,6 +343,33 @@ def mask_secret_judge_headers(config_module: ModuleType) -> None:
     task_config.to_dict = masked_to_dict
 
 
+# --------------------------------------------------------------------------- cache writes
+
+def escape_invalid_unicode_in_jsonl(io_utils: ModuleType) -> None:
+    """Make EvalScope's ``JsonlWriter`` write a string that is not valid Unicode with JSON escapes.
+
+    Why: it writes ``json.dumps(record, ensure_ascii=False)`` to a UTF-8 file, so a model reply holding a
+    lone surrogate (``"\\ud800"``) raised ``UnicodeEncodeError``: the sample errored, and again on every
+    resume. :func:`evalscope_phys.jsonl.dumps_line` escapes only such records; they read back the same.
+    """
+    from evalscope_phys.jsonl import dumps_line
+
+    writer = private(io_utils, 'JsonlWriter', 'evalscope.utils.io_utils')
+    original = private(writer, 'write', 'evalscope.utils.io_utils.JsonlWriter')
+    opener = private(writer, '_ensure_open', 'evalscope.utils.io_utils.JsonlWriter')
+    if getattr(original, 'evalscope_phys', False):
+        return
+
+    def write(self, record: Any) -> None:
+        handle = opener(self)
+        handle.write(dumps_line(record))
+        handle.flush()
+
+    write.evalscope_phys = True
+    write.__doc__ = original.__doc__
+    writer.write = write
+
+
 # --------------------------------------------------------------------------- report names
 
 def report_metric_name(name: str) -> str:

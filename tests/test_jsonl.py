@@ -67,3 +67,17 @@ def test_a_symlinked_file_is_never_opened_for_writing(tmp_path):
     with pytest.raises(UnsafePathError, match='symbolic link'):
         JsonlAppender(link)
     assert outside.read_bytes() == b'{"a": 1}\n{"b": 2, "to'
+
+
+def test_evalscope_cache_writer_keeps_a_reply_with_a_lone_surrogate(tmp_path):
+    """EvalScope's prediction/review cache writer: the sample is written (escaped) instead of erroring on resume."""
+    import evalscope_phys  # noqa: F401  installs the hooks
+    from evalscope.utils.io_utils import JsonlWriter, jsonl_to_list
+
+    path = tmp_path / 'predictions.jsonl'
+    writer = JsonlWriter(str(path))
+    writer.write({'reply': 'half a pair \ud800 here', 'plain': 'é'})
+    writer.write({'reply': 'fine'})
+    writer.close()
+    assert jsonl_to_list(str(path)) == [{'reply': 'half a pair \ud800 here', 'plain': 'é'}, {'reply': 'fine'}]
+    assert 'é' in path.read_text(encoding='utf-8').splitlines()[0] or '\\u00e9' in path.read_text()
