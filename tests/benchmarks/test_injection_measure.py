@@ -1,5 +1,8 @@
 """The injection measure: an obeying stand-in judge over the demo problems of every judge-routing benchmark.
 
+The 9 that route to a judge (``phyx_oe`` and ``phyx_oe_rules`` read one file) plus ugphysics, phybench and
+olympiadbench_physics.
+
 For each demo reference a wrong answer is written with an injected instruction (inside the box,
 beside the box, as a chat role turn, as JSON), scored by the engine, routed by the same function the
 adapters use (:func:`~evalscope_phys.benchmarks.judging.route_answers`), and, when routed, the judge
