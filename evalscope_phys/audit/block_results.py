@@ -122,8 +122,8 @@ def dumps(result: Any) -> bytes:
     tree, arrays = encode(result)
     tree_json = json.dumps(tree, sort_keys=True).encode('utf-8')
     buffer = io.BytesIO()
-    np.savez(buffer, tree=np.frombuffer(tree_json, np.uint8), check=np.frombuffer(_check(tree_json, arrays).encode(), np.uint8),
-             **{f'a{i}': a for i, a in enumerate(arrays)})
+    check = np.frombuffer(_check(tree_json, arrays).encode(), np.uint8)
+    np.savez(buffer, tree=np.frombuffer(tree_json, np.uint8), check=check, **{f'a{i}': a for i, a in enumerate(arrays)})
     return buffer.getvalue()
 
 

@@ -105,7 +105,8 @@ def test_exhausted_retries_and_client_errors_are_recorded_not_cached(tmp_path: P
 @pytest.mark.parametrize('body', [b'{"choices": [{"message": {"content": "\xff\xfe near"}}]}', b'\xc3\x28'])
 def test_a_reply_that_is_not_utf8_is_a_failed_call_not_an_abort(tmp_path: Path, body: bytes) -> None:
     with StubServer(lambda p, b: (200, body)) as server:
-        verdicts, stats = judge_pairs(PAIRS[:2], _config(server.url, max_retries=0), JudgeCache(tmp_path / 'judge.jsonl'))
+        verdicts, stats = judge_pairs(PAIRS[:2], _config(server.url, max_retries=0),
+                                      JudgeCache(tmp_path / 'judge.jsonl'))
     assert [v.label for v in verdicts] == [ERROR, ERROR] and 'malformed response body' in verdicts[0].reason
     assert stats.errors == 2
 
