@@ -47,16 +47,18 @@ def neutralise(text: Optional[str]) -> str:
     return _FENCES.sub(NEUTRALISED, _ROLE_MARKERS.sub(NEUTRALISED, text))
 
 
-def cap(text: str, limit: int) -> str:
-    """The last ``limit`` characters of ``text``, with a note of how much was cut from the start."""
+def cap(text: str, limit: int, keep: str = 'end') -> str:
+    """``text`` cut to ``limit`` characters (its end, or its start with ``keep='start'``), saying how much was cut."""
     if len(text) <= limit:
         return text
+    if keep == 'start':
+        return f'{text[:limit]}\n[... {len(text) - limit} characters cut ...]'
     return f'[... {len(text) - limit} characters cut ...]\n{text[-limit:]}'
 
 
-def data_block(name: str, text: Optional[str], limit: int, empty: str = '(empty)') -> str:
-    """One untrusted field as a delimited, neutralised, capped block."""
-    body = cap(neutralise(text).strip(), limit) or empty
+def data_block(name: str, text: Optional[str], limit: int, empty: str = '(empty)', keep: str = 'end') -> str:
+    """One untrusted field as a delimited, neutralised, capped block (see :func:`cap` for ``keep``)."""
+    body = cap(neutralise(text).strip(), limit, keep) or empty
     return f'<untrusted_{name}>\n{body}\n</untrusted_{name}>'
 
 
