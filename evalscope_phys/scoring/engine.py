@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
@@ -46,13 +47,13 @@ def _score_job(job: dict) -> dict:
     """Runs in a worker: read the reference, extract and read the answer, compare. Plain data out."""
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
-    from .extract import extract_answer, read_reference
+    from .extract import extract_answer
 
     types = job['types']
     references = []
     for index, text in enumerate(job['references']):
         answer_type = types[index] if index < len(types) else None
-        references.append(_with_labels(read_reference(text, answer_type), job['units'], job['tolerances'], index))
+        references.append(_with_labels(_reference(text, answer_type), job['units'], job['tolerances'], index))
     if len(references) == 1 and not job['several']:
         reference = references[0]
     else:
@@ -76,6 +77,26 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+REFERENCE_CACHE_SIZE = 1024
+"""References read in this worker, kept for the next answer to the same question (read once)."""
+REFERENCE_CACHE_MAX_CHARS = 4096
+"""Longer references are read each time, so the cache stays under ~4 MB of text."""
+
+
+def _reference(text: str, answer_type: Optional[str]):
+    """``read_reference``, cached per worker: every answer to a question reuses its reading."""
+    if len(text) > REFERENCE_CACHE_MAX_CHARS:
+        from .extract import read_reference
+        return read_reference(text, answer_type)
+    return _reference_cached(text, answer_type)
+
+
+@lru_cache(maxsize=REFERENCE_CACHE_SIZE)
+def _reference_cached(text: str, answer_type: Optional[str]):
+    from .extract import read_reference
+    return read_reference(text, answer_type)
 
 
 def _same_text(reference: str, located: str) -> bool:
