@@ -263,7 +263,14 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         as_equation = Relation('=', Value(reference.name), reference.value)
         return compare_relations.compare_relation(as_equation, answer, options)
     if isinstance(answer, Definition):
-        return with_steps(reference.value, answer, options)
+        outcome = with_steps(reference.value, answer, options)
+        if not outcome.strict and reference.name and answer.name and not answer.steps:
+            # "b = a" for "a = b": the same equation written the other way round
+            as_equation = compare_relations.compare_relation(
+                Relation('=', Value(reference.name), reference.value), answer, options)
+            if as_equation.strict:
+                return as_equation
+        return outcome
     return dispatch(reference.value, answer, options)
 
 

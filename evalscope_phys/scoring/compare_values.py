@@ -55,8 +55,13 @@ def read_expression_safely(latex: str) -> Tuple[Optional[sympy.Expr], str]:
     return expr, '' if error is None else str(error)
 
 
+_FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
+
+
 def compact(text: str) -> str:
-    return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text)
+    """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
+    fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
+    return _FRACTION_SPELLINGS_RE.sub(r'\\frac', re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text))
 
 
 def written(value: Value) -> str:

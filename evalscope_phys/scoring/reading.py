@@ -45,6 +45,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return Empty()
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
+    text = drop_alignment(text)
     if expected == 'TF':
         return values.read_truth(text)
     if expected == 'MC':
@@ -167,6 +168,18 @@ def _mask_environments(text: str) -> Tuple[str, List[str]]:
 
 def _unmask(text: str, blocks: List[str]) -> str:
     return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
+
+
+_ALIGNMENT_RE = re.compile(r'(?<!\\)&')
+
+
+def drop_alignment(text: str) -> str:
+    """Alignment marks outside any environment (``\\omega & = \\sqrt{..}``, copied out of an
+    ``aligned`` block) are layout, not meaning; inside a matrix or array they separate cells and stay."""
+    if '&' not in text:
+        return text
+    masked, blocks = _mask_environments(text)
+    return _unmask(_ALIGNMENT_RE.sub(' ', masked), blocks)
 
 
 def _is_condition(part: str) -> bool:

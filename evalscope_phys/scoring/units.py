@@ -66,6 +66,7 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = re.sub(r'MICRO\s*', 'u', s)
     s = re.sub(r'\\(cdot|times|bullet)|·|⋅|\*', ' * ', s)
     s = re.sub(r'\\[,;:! ]|~|\\quad|\\qquad', ' ', s)
+    s = re.sub(r'(?<=[A-Za-z])\s*-\s*(?=[A-Za-z])', ' * ', s)  # dyne-cm, N-m, kW-h: a product
     s = re.sub(r'\^\s*\{\s*([+-]?\s*[0-9./]+)\s*\}', lambda m: '**(%s)' % m.group(1).replace(' ', ''), s)
     s = re.sub(r'\^\s*([+-]?[0-9]+)', r'**\1', s)
     s = s.replace('{', ' ').replace('}', ' ')
