@@ -18,6 +18,7 @@ from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
 from .normalize import is_opaque_name, is_vector_name
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
+from .rounding import agreement
 
 SYMBOLIC_PROOF_MAX_OPS = 60
 """Matches this small are also proven with ``expand`` (reason ``equivalent``)."""
@@ -113,12 +114,32 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
         other = expressions(ref_expr, ans_expr * sympy.Float(alternative), options, 'unit_converted')
         if (other.strict, other.lenient) > (outcome.strict, outcome.lenient):
             outcome = other
+    if not outcome.strict and options.tolerance is None:
+        outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
             and not _dimensionless(answer.unit):
         # the reference gives no unit to check the answer's against: the number may be in another one
         return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
+    return outcome
+
+
+def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted: sympy.Expr,
+                outcome: Outcome) -> Outcome:
+    """A number that agrees with the reference to the digits it states (:mod:`.rounding`)."""
+    if ref_expr.free_symbols or converted.free_symbols or outcome.reason in (UNDECIDED, 'dimension_mismatch'):
+        return outcome
+    try:
+        value = float(converted)
+    except (TypeError, ValueError, OverflowError):
+        return outcome
+    how = agreement(reference.latex, answer.latex, value)
+    if how == 'strict':
+        return accepted('numeric_match', "agrees to the digits the reference states", error=outcome.error)
+    if how == 'lenient' and not outcome.lenient:
+        return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
+                       outcome.error)
     return outcome
 
 
