@@ -266,8 +266,11 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         outcome = with_steps(reference.value, answer, options)
         if not outcome.strict and reference.name and answer.name and not answer.steps:
             # "b = a" for "a = b": the same equation written the other way round
-            as_equation = compare_relations.compare_relation(
-                Relation('=', Value(reference.name), reference.value), answer, options)
+            try:
+                as_equation = compare_relations.compare_relation(
+                    Relation('=', Value(reference.name), reference.value), answer, options)
+            except ReferenceUnreadable:  # a name that is no expression (P(+)): the value comparison stands
+                return outcome
             if as_equation.strict:
                 return as_equation
         return outcome
