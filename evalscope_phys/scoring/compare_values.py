@@ -13,6 +13,7 @@ from typing import Optional, Tuple
 import sympy
 
 from . import numeric
+from .aliases import with_aliases
 from .answer import Unit, Value
 from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
@@ -71,7 +72,19 @@ def written(value: Value) -> str:
 
 
 def compare_values(reference: Value, answer: Value, options: Options) -> Outcome:
-    """Two values, each with an optional unit: units converted with pint, then :func:`expressions`."""
+    """Two values, each with an optional unit: units converted with pint, then :func:`expressions`;
+    failing that, once more with aliased symbols spelt alike (:mod:`.aliases`)."""
+    outcome = _compare_values(reference, answer, options)
+    if outcome.strict or outcome.reason in ('answer_too_large', 'dimension_mismatch'):
+        return outcome
+    aliased = with_aliases(reference.latex, answer.latex)
+    if aliased is None:
+        return outcome
+    again = _compare_values(replace(reference, latex=aliased[0]), replace(answer, latex=aliased[1]), options)
+    return again if (again.strict, again.lenient) > (outcome.strict, outcome.lenient) else outcome
+
+
+def _compare_values(reference: Value, answer: Value, options: Options) -> Outcome:
     if reference.tolerance is not None:
         options = replace(options, tolerance=reference.tolerance)
     try:
