@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
+from .aliases import base_symbol, canonical_symbol
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
@@ -72,7 +73,7 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
             return outcomes[-1]
         return rejected('hedged', f'{len(answer.options)} alternatives offered for one answer')
     if isinstance(answer, Collection) and answer.kind == 'list':
-        chosen = _one_of_list(reference, answer)
+        chosen = _one_of_list(reference, answer, options)
         if chosen is None:
             return rejected('count_mismatch', f'{len(answer.items)} answers for one')
         return dispatch(reference, chosen, options)
@@ -116,7 +117,7 @@ def _items(answer: Answer) -> Optional[Tuple[Answer, ...]]:
     return None
 
 
-def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
+def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Optional[Answer]:
     """The item of an answer list that answers a single reference, or None (several candidates).
 
     Words beside one formula are commentary; a definition of the reference's quantity is the one.
@@ -128,7 +129,64 @@ def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
         named = [i for i in formulas if isinstance(i, Definition) and i.name == reference.name]
         if len(named) == 1:
             return named[0]
-    return None
+    return _the_answer_among(reference, formulas, options)
+
+
+CONDITIONS = frozenset({'<', '<=', '>', '>=', 'll', 'gg'})
+"""Relation kinds that state a condition (``|x| < 1``, ``r > R``) when written beside an answer."""
+
+
+def _the_answer_among(reference: Answer, formulas: List[Answer], options: Options) -> Optional[Answer]:
+    """The one item of a part that carries the reference's quantity, when every other item is a
+    condition, a definition of another quantity or an earlier link of the chain that ends in it.
+
+    Why: models write ``P = \\ldots;\\ \\omega_{21} = \\ldots`` or ``y = \\ldots,\\ |x| < 1``; the extra
+    items are not competing answers. Two items for one quantity (``\\theta_1 = 30^\\circ,\\ \\theta_2 =
+    60^\\circ``), a bare second value, or a definition the answer never uses beside a bare reference
+    stay several answers (``count_mismatch``).
+    """
+    if not 1 < len(formulas) <= MAX_CHAIN_ITEMS or isinstance(reference, (Collection, Alternatives)):
+        return None
+    try:
+        outcomes = [dispatch(reference, item, replace(options, eed=False)) for item in formulas]
+    except ReferenceUnreadable:  # a side of the reference the engine cannot read: as before, several answers
+        return None
+    matching = [i for i, o in enumerate(outcomes) if o.strict]
+    if len(matching) != 1:
+        return None
+    chosen = formulas[matching[0]]
+    names = {base_symbol(n).lower() for n in (_name_of(reference), _name_of(chosen)) if n}  # l' and L' alike
+    for i, item in enumerate(formulas):
+        if i == matching[0] or outcomes[i].lenient:
+            continue  # the answer itself, or a link that states the same value
+        if isinstance(item, Relation) and item.kind in CONDITIONS:
+            continue
+        name = _name_of(item)
+        if not name or base_symbol(name).lower() in names:
+            return None  # a bare value or a second candidate for the quantity asked
+        if not _name_of(reference) and not _uses(chosen, name):
+            return None  # beside a bare reference, only a definition the answer itself uses is one
+    return chosen
+
+
+MAX_CHAIN_ITEMS = 6
+"""Items of one part beyond this are a list of candidates, not an answer with its definitions."""
+
+
+def _name_of(answer: Answer) -> str:
+    if isinstance(answer, Definition):
+        return answer.name
+    if isinstance(answer, Relation) and answer.kind in ('=', 'approx') and isinstance(answer.left, Value):
+        return answer.left.latex
+    return ''
+
+
+def _uses(answer: Answer, name: str) -> bool:
+    """Whether the written answer mentions the symbol ``name`` (``\\omega_{21}`` in ``\\Gamma^2 + \\omega_{21}^2``)."""
+    wanted = canonical_symbol(name)
+    text = describe(answer)
+    return any(canonical_symbol(m.group(0)) == wanted
+               for m in re.finditer(r'\\?[A-Za-z]+(?:_\{[^{}]*\}|_\\?[A-Za-z0-9]+)?', text))
 
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
