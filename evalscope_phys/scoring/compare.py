@@ -30,6 +30,7 @@ from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
 from .latex import LatexError
 from .matching import assignments, unmatched_rows
+from .piecewise import branches
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
@@ -42,6 +43,10 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if isinstance(reference, Unreadable) and reference.why in UNSUPPORTED_STRUCTURES:
         if isinstance(answer, Unreadable) and compact(answer.raw) == compact(reference.raw):
             return accepted('equivalent', 'identical text')
+        if reference.why == 'piecewise' and isinstance(answer, Unreadable) and answer.why == 'piecewise':
+            by_branch = _piecewise(reference.raw, answer.raw, options)
+            if by_branch is not None:
+                return by_branch
         return rejected(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
@@ -56,6 +61,39 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if not options.eed:
         outcome = replace(outcome, eed=None, parts=tuple(replace(p, eed=None) for p in outcome.parts))
     return outcome
+
+
+_OTHERWISE_RE = re.compile(r'^(?:\\(?:text|mbox|textrm)\s*\{\s*)?(?:otherwise|elsewhere|else)\s*\}?$', re.I)
+
+
+def _piecewise(reference: str, answer: str, options: Options) -> Optional[Outcome]:
+    """Two ``cases`` blocks branch by branch: accepted when every branch has the same value under the
+    same condition (in the same order, or paired by condition); None (undecided) otherwise."""
+    ref, ans = branches(reference), branches(answer)
+    if ref is None or ans is None or len(ref[1]) != len(ans[1]):
+        return None
+    if canonical_symbol(ref[0]) != canonical_symbol(ans[0]) and ref[0] and ans[0]:
+        return None  # E(r) = ... against V(r) = ...: the names differ (a judge decides)
+    try:
+        same = [[_same(rv, av, options) and _same_condition(rc, ac, options) for av, ac in ans[1]]
+                for rv, rc in ref[1]]
+    except ReferenceUnreadable:
+        return None
+    if all(same[i][i] for i in range(len(same))) or \
+            all(sum(row) == 1 for row in same) and all(sum(col) == 1 for col in zip(*same)):
+        return accepted('equivalent', 'the same value on every branch')
+    return None
+
+
+def _same(reference: str, answer: str, options: Options) -> bool:
+    return compare(read_answer(reference), read_answer(answer), replace(options, eed=False)).strict
+
+
+def _same_condition(reference: str, answer: str, options: Options) -> bool:
+    ref, ans = ('' if _OTHERWISE_RE.match(c) else c for c in (reference, answer))
+    if not ref or not ans:
+        return not ref and not ans
+    return compact(ref) == compact(ans) or _same(ref, ans, options)
 
 
 def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
