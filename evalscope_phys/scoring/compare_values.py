@@ -127,6 +127,7 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
         other = expressions(ref_expr, ans_expr * sympy.Float(alternative), options, 'unit_converted')
         if (other.strict, other.lenient) > (outcome.strict, outcome.lenient):
             outcome = other
+            unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
         outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
@@ -232,12 +233,46 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
             kinds = sorted({s.name.split(':')[0] for s in ref_special ^ ans_special})
             outcome = replace(outcome, strict=False, lenient=False, reason=UNDECIDED,
                               detail='different values the engine cannot look inside: ' + ', '.join(kinds))
+    if not outcome.strict and outcome.reason != UNDECIDED:
+        convention = _equal_by_convention(reference, answer, options)
+        if convention is not None:
+            outcome = replace(convention, detail=convention.detail or 'equal once ' + _CONVENTION_WORDS)
     if not outcome.strict and outcome.reason != UNDECIDED and _equal_if_e_is_euler(reference, answer, options):
         outcome = replace(outcome, lenient=False, reason=UNDECIDED,
                           detail="equal only if the bare e on one side is Euler's number, not the elementary charge")
     if options.eed and outcome.eed is None:
         outcome = replace(outcome, eed=100.0 if outcome.strict else eed_distance(reference, answer, options))
     return outcome
+
+
+_CONVENTION_WORDS = "hbar is h/2pi and a bare i the imaginary unit"
+
+
+def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[Outcome]:
+    """The two values equal once ``h`` is written as ``2\\pi\\hbar`` (only when one side writes
+    ``\\hbar`` and the other ``h``, never both) or once a bare ``i`` is the imaginary unit (when the
+    other side has the imaginary unit, or both write ``i``); None otherwise.
+
+    Why: ``\\frac{h}{4\\pi}`` and ``\\frac{\\hbar}{2}`` are one value to a physicist, as are
+    ``e^{i\\omega t}`` and ``\\cos\\omega t + i\\sin\\omega t``; the parser keeps ``h`` and ``i`` as plain
+    symbols because they are also a height and an index.
+    """
+    names = [{s.name: s for s in side.free_symbols} for side in (reference, answer)]
+    substitutions = {}
+    uses_h = ['h' in n for n in names]
+    uses_hbar = ['hbar' in n for n in names]
+    if uses_h[0] != uses_h[1] and uses_hbar[0] != uses_hbar[1] and uses_h[0] == uses_hbar[1]:
+        hbar = next(n['hbar'] for n in names if 'hbar' in n)
+        substitutions['h'] = 2 * sympy.pi * hbar
+    uses_i = ['i' in n for n in names]
+    has_unit = [side.has(sympy.I) for side in (reference, answer)]
+    if (all(uses_i) and not any(has_unit)) or (uses_i[0] != uses_i[1] and has_unit[uses_i.index(False)]):
+        substitutions['i'] = sympy.I
+    if not substitutions:
+        return None
+    sides = [side.subs({n[k]: v for k, v in substitutions.items() if k in n}) for side, n in zip((reference, answer), names)]
+    outcome = _expressions(sides[0], sides[1], options)
+    return outcome if outcome.strict else None
 
 
 def _has_euler(expr: sympy.Expr) -> bool:

@@ -146,8 +146,9 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
     """Factor turning answer-unit values into reference-unit values, with a reason."""
     if not answer_unit and not reference_unit:
         return UnitComparison(1.0, 'no_units')
-    if not answer_unit:
-        return UnitComparison(1.0, 'missing_unit')
+    if not answer_unit:  # a bare 0.6 for 60 %, pi/6 for 30 degrees: the value as a pure number
+        factor = _dimensionless_factor(reference_unit)
+        return UnitComparison(1.0, 'missing_unit', alternative=1.0 / factor if factor else None)
     if not reference_unit:
         return UnitComparison(1.0, 'extra_unit', alternative=_dimensionless_factor(answer_unit))
     a, r = parse_unit(answer_unit), parse_unit(reference_unit)
