@@ -49,7 +49,7 @@ def base_symbol(name: str) -> str:
     two candidates for one quantity from definitions of other quantities."""
     name = plain_name(name)
     name = re.sub(r'^\\(?:mathbf|boldsymbol|vec|bar|hat|tilde|overline|bm)\s*\{?', '', name)
-    m = re.match(r'\\?[A-Za-z]+' if name.startswith('\\') else r'[A-Za-z]', name)
+    m = re.match(r'\\(?:[A-Z][a-z]+|[a-z]+)' if name.startswith('\\') else r'[A-Za-z]', name)  # \DeltaE: \Delta
     return m.group(0) if m else name
 
 

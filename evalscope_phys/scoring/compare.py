@@ -165,7 +165,8 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
         return formulas[0]
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name == reference.name]
-        if len(named) == 1:
+        bare = [i for i in formulas if not _name_of(i) and not (isinstance(i, Relation) and i.kind in CONDITIONS)]
+        if len(named) == 1 and not bare:  # "E = 5, 7": the 7 is a second answer
             return named[0]
     return _the_answer_among(reference, formulas, options)
 
@@ -232,7 +233,38 @@ def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, optio
     given = answer_items(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
+    if len(items) < len(given) <= MAX_CHAIN_ITEMS * len(items):
+        given = _answers_among(items, given, options, ordered) or given
     return match_items(items, given, options, ordered)
+
+
+def _answers_among(references: Tuple[Answer, ...], given: Tuple[Answer, ...], options: Options,
+                   ordered: bool) -> Optional[Tuple[Answer, ...]]:
+    """The items that answer several references one to one (in order when ordered), when every other
+    item is a condition, words or a definition of a quantity no reference names; else None."""
+    quiet = replace(options, eed=False)
+    try:
+        table = {(i, j): dispatch(r, a, quiet) for i, r in enumerate(references) for j, a in enumerate(given)}
+    except ReferenceUnreadable:
+        return None
+    chosen, strict, _ = assignments(table, len(references), len(given), lambda o: o.strict, lambda o: o.lenient,
+                                    lambda o: o.error, ordered=False)
+    if len(chosen) != len(references) or not all(table[p].strict for p in chosen):
+        return None
+    columns = [j for _, j in sorted(chosen)]
+    if ordered and columns != sorted(columns):
+        return None
+    names = {base_symbol(n).lower() for n in [_name_of(r) for r in references] + [_name_of(given[j]) for j in columns]
+             if n}
+    for j, item in enumerate(given):
+        if j in columns or isinstance(item, Text):
+            continue
+        if isinstance(item, Relation) and item.kind in CONDITIONS:
+            continue
+        name = _name_of(item)
+        if not name or base_symbol(name).lower() in names:
+            return None  # a bare value, or a second candidate for a quantity asked
+    return tuple(given[j] for j in columns)
 
 
 def answer_items(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:

@@ -141,10 +141,18 @@ def list_items(text: str) -> List[str]:
     for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
         part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
-        if not part or _is_condition(part):
+        part = _LINE_SKIP_RE.sub('', part).strip()  # "\\\\[1mm] b = 2": the skip of the line break
+        if not part or _is_condition(part) or _SPACING_ARTIFACT_RE.match(part):
             continue
         items.append(_unmask(part, blocks))
     return items
+
+
+#: ``[1mm]`` left of a ``\\\\[1mm]`` line break, or an ``\\end{cases}`` whose block was split: layout, not an answer
+_SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\})$')
+
+
+_LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')
 
 
 #: ``12,000,023`` (digit groups of three after commas, no spaces) is one number, not three answers
