@@ -165,10 +165,20 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
         return formulas[0]
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name == reference.name]
-        bare = [i for i in formulas if not _name_of(i) and not (isinstance(i, Relation) and i.kind in CONDITIONS)]
-        if len(named) == 1 and not bare:  # "E = 5, 7": the 7 is a second answer
+        if len(named) == 1 and not any(_second_value(reference, i, options) for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
+
+
+def _second_value(reference: Definition, item: Answer, options: Options) -> bool:
+    """A readable bare value beside a named answer that is not the reference's value ("E = 5, 7":
+    the 7); a link stating the same value (``C = \\ldots;\\ \\frac{4\\pi\\epsilon_0 ad}{d-a}``) is not."""
+    if not isinstance(item, Value) or read_expression_safely(item.latex)[0] is None:
+        return False
+    try:
+        return not dispatch(reference.value, item, replace(options, eed=False)).lenient
+    except ReferenceUnreadable:
+        return False
 
 
 CONDITIONS = frozenset({'<', '<=', '>', '>=', 'll', 'gg'})
