@@ -204,6 +204,9 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     if len(matching) != 1:
         return None
     chosen = formulas[matching[0]]
+    if _name_of(reference) and _name_of(chosen) and _is_number(reference) and \
+            canonical_symbol(_name_of(reference)) != canonical_symbol(_name_of(chosen)):
+        return None  # "beta = 0" met by another quantity that is 0: a match by luck, not by meaning
     names = {base_symbol(n).lower() for n in (_name_of(reference), _name_of(chosen)) if n}  # l' and L' alike
     for i, item in enumerate(formulas):
         if i == matching[0] or outcomes[i].lenient:
@@ -216,6 +219,12 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
         if not _name_of(reference) and not _uses(chosen, name):
             return None  # beside a bare reference, only a definition the answer itself uses is one
     return chosen
+
+
+def _is_number(reference: Answer) -> bool:
+    value = reference.value if isinstance(reference, Definition) else \
+        reference.right if isinstance(reference, Relation) else reference
+    return isinstance(value, Value) and is_numeric(value.latex)
 
 
 MAX_CHAIN_ITEMS = 6

@@ -148,8 +148,10 @@ def list_items(text: str) -> List[str]:
     return items
 
 
-#: ``[1mm]`` left of a ``\\\\[1mm]`` line break, or an ``\\end{cases}`` whose block was split: layout, not an answer
-_SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\})$')
+#: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
+#: between the links of a chain: layout, not an answer
+_SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\}|'
+                                  r'\\(Longrightarrow|Rightarrow|implies|therefore|iff|Leftrightarrow))$')
 
 
 _LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')
