@@ -63,7 +63,8 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
 
     * ``k_B`` becomes ``k`` on a side that writes no bare ``k`` of its own, when the other side writes
       ``k`` and neither writes ``\\hbar`` (``\\hbar k`` is a wave number);
-    * ``m_{K^-}`` becomes ``m_{K}`` on a side where no other charge of that particle occurs.
+    * ``m_{K^-}`` becomes ``m_{K}`` on a side where no other charge of that particle occurs;
+    * a bold letter becomes plain where the other side writes it plain (:func:`_unbolded`).
     """
     new_reference, new_answer = reference, answer
     for side in ('reference', 'answer'):
@@ -73,6 +74,7 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
                 and _bare_k(other) and not _BOLTZMANN_RE.search(other) and '\\hbar' not in text + other:
             text = _BOLTZMANN_RE.sub('k', text)
         text = _uncharged(text)
+        text = _unbolded(text, other)
         if side == 'reference':
             new_reference = text
         else:
@@ -80,6 +82,23 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
     if (new_reference, new_answer) == (reference, answer):
         return None
     return new_reference, new_answer
+
+
+_BOLD_RE = re.compile(r'\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))')
+_PRODUCTS_RE = re.compile(r'\\(?:cdot|times|wedge|nabla|hat|vec)|\\mathbf\s*\{?\s*[a-z]\s*\}?_')
+
+
+def _unbolded(text: str, other: str) -> str:
+    """``\\mathbf{S}^2`` -> ``S^2`` when the other side writes that letter plain and never bold, and
+    neither side has a product of vectors or a unit vector (``\\mathbf{A}\\cdot\\mathbf{B}`` is not
+    ``AB``); a bold letter that this side also writes plain (a vector and its magnitude) stays bold."""
+    letters = {m.group(1) or m.group(2) for m in _BOLD_RE.finditer(text)}
+    if not letters or _PRODUCTS_RE.search(text) or _PRODUCTS_RE.search(other) or _BOLD_RE.search(other):
+        return text
+    commands = r'\\(?:text|mathrm|rm|mbox)\s*\{[^{}]*\}|\\[A-Za-z]+'
+    plain_here, plain_other = re.sub(commands, ' ', _BOLD_RE.sub(' ', text)), re.sub(commands, ' ', other)
+    safe = {x for x in letters if x in plain_other and not re.search(r'%s(?!\s*_)' % x, plain_here)}
+    return _BOLD_RE.sub(lambda m: (m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in safe else m.group(0), text)
 
 
 def _bare_k(text: str) -> bool:
