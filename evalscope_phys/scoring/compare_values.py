@@ -19,7 +19,7 @@ from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
 from .normalize import is_opaque_name, is_vector_name
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
-from .rounding import agreement
+from .rounding import agreement, stated_number
 
 SYMBOLIC_PROOF_MAX_OPS = 60
 """Matches this small are also proven with ``expand`` (reason ``equivalent``)."""
@@ -117,6 +117,9 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
                       str(error)[:120])
     if not vectors_are_polynomial(ref_expr, ans_expr) and compact(reference.latex) == compact(answer.latex):
         return accepted('equivalent', 'identical text')
+    in_light_speed = _in_units_of_c(reference, ref_expr, answer, ans_expr)
+    if in_light_speed is not None:
+        ans_expr, answer = in_light_speed
     conversion = _convert(reference.unit, answer.unit, options)
     if isinstance(conversion, Outcome):
         return conversion
@@ -158,6 +161,33 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
         return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
                        outcome.error)
     return outcome
+
+
+def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr):
+    """``v = \\frac{2\\sqrt2}{5}c`` against ``1.7\\times10^{10}\\,\\text{cm/s}``: the answer's number of
+    light speeds in the reference's unit, as ``(expression, Value)``, or None.
+
+    Only when the reference is a bare number with a unit pint converts light speed into and the
+    answer's one symbol is ``c`` with no unit of its own: then ``c`` can only be the speed of light.
+    """
+    if ref_expr.free_symbols or reference.unit is None or answer.unit is not None \
+            or {s.name for s in ans_expr.free_symbols} != {'c'}:
+        return None
+    from .units import parse_unit, registry
+    unit = parse_unit(reference.unit.text)
+    if unit is None:
+        return None
+    try:
+        light = float(registry().Quantity(1.0, 'speed_of_light').to(unit).magnitude)
+        value = ans_expr.subs(next(iter(ans_expr.free_symbols)), sympy.Float(light))
+    except Exception:  # other dimensions: c is not a speed here
+        return None
+    if value.free_symbols:
+        return None
+    stated = stated_number(re.sub(r'\\[,;!]|\\cdot|\\times|\s', '', answer.latex)[:-1]) \
+        if answer.latex.rstrip().endswith('c') else None
+    digits = f'{float(value):.{stated[1] - 1}e}' if stated else repr(float(value))  # 0.6c states one figure
+    return value, Value(digits, reference.unit)
 
 
 def _dimensionless(unit: Optional[Unit]) -> bool:
