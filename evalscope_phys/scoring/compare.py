@@ -229,6 +229,8 @@ def _is_number(reference: Answer) -> bool:
 
 MAX_CHAIN_ITEMS = 6
 """Items of one part beyond this are a list of candidates, not an answer with its definitions."""
+MAX_EXTRA_PAIRS = 16
+"""Several references against more items are paired among the extras only up to this many comparisons (cost)."""
 
 
 def _name_of(answer: Answer) -> str:
@@ -252,7 +254,7 @@ def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, optio
     given = answer_items(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
-    if len(items) < len(given) <= MAX_CHAIN_ITEMS * len(items):
+    if len(items) < len(given) and len(items) * len(given) <= MAX_EXTRA_PAIRS:
         given = _answers_among(items, given, options, ordered) or given
     return match_items(items, given, options, ordered)
 

@@ -279,6 +279,8 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
 
 
 _CONVENTION_WORDS = "hbar is h/2pi and a bare i the imaginary unit"
+CONVENTION_MAX_OPS = 200
+"""Values larger than this are not compared again under the h/hbar and i conventions (cost)."""
 
 
 def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[Outcome]:
@@ -303,9 +305,27 @@ def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Opt
         substitutions['i'] = sympy.I
     if not substitutions:
         return None
+    if sympy.count_ops(reference) + sympy.count_ops(answer) > CONVENTION_MAX_OPS:
+        return None
     sides = [side.subs({n[k]: v for k, v in substitutions.items() if k in n}) for side, n in zip((reference, answer), names)]
-    outcome = _expressions(sides[0], sides[1], options)
-    return outcome if outcome.strict else None
+    if sides[0] == sides[1] or _expand_proof(sides[0], sides[1]):
+        return accepted('equivalent')
+    if 'i' in substitutions:  # complex sides: only the cheap proofs (sampling them costs seconds)
+        return accepted('equivalent') if _complex_proof(sides[0], sides[1]) else None
+    sampled = numeric.sample(sides[0], sides[1], options.rtol)
+    if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL:
+        return accepted('equivalent_numerically', error=sampled.worst)
+    return None
+
+
+def _complex_proof(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """``e^{i x}`` against ``\\cos x + i \\sin x``: equal once sines and cosines are written as exponentials."""
+    try:
+        difference = reference - answer
+        return sympy.count_ops(difference) <= SYMBOLIC_PROOF_MAX_OPS and \
+            sympy.expand(difference.rewrite(sympy.exp)) == 0
+    except Exception:
+        return False
 
 
 def _has_euler(expr: sympy.Expr) -> bool:
