@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
+from .quantity_names import same_quantity_name
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
@@ -125,7 +126,8 @@ def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
     if len(formulas) == 1:
         return formulas[0]
     if isinstance(reference, Definition) and reference.name:
-        named = [i for i in formulas if isinstance(i, Definition) and i.name == reference.name]
+        named = [i for i in formulas if isinstance(i, Definition) and i.name
+                 and same_quantity_name(i.name, reference.name)]
         if len(named) == 1:
             return named[0]
     return None
@@ -263,6 +265,8 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         as_equation = Relation('=', Value(reference.name), reference.value)
         return compare_relations.compare_relation(as_equation, answer, options)
     if isinstance(answer, Definition):
+        if not same_quantity_name(reference.name, answer.name):
+            return rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
         return with_steps(reference.value, answer, options)
     return dispatch(reference.value, answer, options)
 
