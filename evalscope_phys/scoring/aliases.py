@@ -27,6 +27,7 @@ def plain_name(name: str) -> str:
     (``k_{\\rm B}`` -> ``k_B``, ``E_{\\text{eff}}`` -> ``E_eff``)."""
     name = _UPRIGHT_RE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), name)
     name = _SPACING_RE.sub('', name)
+    name = re.sub(r'\\rm(?=[A-Z][a-z]|[a-z]{2})', '', name)  # E_n^{\rmPs}: the reader drops the space after \rm
     name = re.sub(r'([_^])\{([A-Za-z0-9]+|\\[A-Za-z]+)\}', r'\1\2', name)
     return name
 

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
 from .aliases import base_symbol, canonical_symbol
+from .quantity_names import same_quantity_name
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
@@ -164,7 +165,8 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
     if len(formulas) == 1:
         return formulas[0]
     if isinstance(reference, Definition) and reference.name:
-        named = [i for i in formulas if isinstance(i, Definition) and i.name == reference.name]
+        named = [i for i in formulas if isinstance(i, Definition) and i.name
+                 and same_quantity_name(i.name, reference.name)]
         if len(named) == 1 and not any(_second_value(reference, i, options) for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
@@ -412,17 +414,18 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         as_equation = Relation('=', Value(reference.name), reference.value)
         return compare_relations.compare_relation(as_equation, answer, options)
     if isinstance(answer, Definition):
-        outcome = with_steps(reference.value, answer, options)
-        if not outcome.strict and reference.name and answer.name and not answer.steps:
+        if reference.name and answer.name and not answer.steps:
             # "b = a" for "a = b": the same equation written the other way round
             try:
                 as_equation = compare_relations.compare_relation(
                     Relation('=', Value(reference.name), reference.value), answer, options)
-            except ReferenceUnreadable:  # a name that is no expression (P(+)): the value comparison stands
-                return outcome
-            if as_equation.strict:
+            except ReferenceUnreadable:  # a name that is no expression (P(+)): the names decide below
+                as_equation = None
+            if as_equation is not None and as_equation.strict:
                 return as_equation
-        return outcome
+        if not same_quantity_name(reference.name, answer.name):
+            return rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
+        return with_steps(reference.value, answer, options)
     return dispatch(reference.value, answer, options)
 
 
