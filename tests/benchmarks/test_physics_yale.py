@@ -160,12 +160,13 @@ def test_evalscope_eval_reports_physics_verified_metrics(tmp_path, evalscope_eva
     with replay_server(REPLAY) as url:
         run = evalscope_eval(url, ['physics_yale'], {'physics_yale': {'local_path': str(SAMPLE)}}, tmp_path / 'run')
     run_ok(run, 6)
-    # strict per problem: mech 1, optics 0 (sign), quantum 1, electro 0 (prose, no judge), stat 0, atomic 0 (1%)
-    assert run.metric('physics_yale', 'strict_acc')['score'] == pytest.approx(2 / 6, abs=1e-4)
+    # strict per problem: mech 1, optics 0 (sign), quantum 1, electro 0 (prose, no judge), stat 0,
+    # atomic 1 (1.63e-18 J rounds to the 10.2 eV the reference states)
+    assert run.metric('physics_yale', 'strict_acc')['score'] == pytest.approx(3 / 6, abs=1e-4)
     assert run.metric('physics_yale', 'lenient_acc')['score'] == pytest.approx(3 / 6, abs=1e-4)
-    assert run.metric('physics_yale', 'partial')['score'] == pytest.approx(3 / 6, abs=1e-4)
+    assert run.metric('physics_yale', 'partial')['score'] == pytest.approx(4 / 6, abs=1e-4)
     answer = run.metric('physics_yale', 'answer_acc')
-    assert answer['score'] == pytest.approx(5 / 9, abs=1e-4) and answer['identity']['aggregation'] == 'weighted_mean'
+    assert answer['score'] == pytest.approx(6 / 9, abs=1e-4) and answer['identity']['aggregation'] == 'weighted_mean'
     assert run.metric('physics_yale', 'scored')['score'] == 1.0
 
 
@@ -177,8 +178,8 @@ def test_the_judge_sees_only_the_prose_answer(tmp_path, evalscope_eval):
                              judge=judge)
     run_ok(run, 6)
     assert run.metric('physics_yale', 'judged')['score'] == pytest.approx(1 / 6, abs=1e-4)
-    assert run.metric('physics_yale', 'strict_acc')['score'] == pytest.approx(3 / 6, abs=1e-4)
-    assert run.metric('physics_yale', 'answer_acc')['score'] == pytest.approx(6 / 9, abs=1e-4)
+    assert run.metric('physics_yale', 'strict_acc')['score'] == pytest.approx(4 / 6, abs=1e-4)
+    assert run.metric('physics_yale', 'answer_acc')['score'] == pytest.approx(7 / 9, abs=1e-4)
 
 
 def yale_replay(shared_data, domain):

@@ -61,7 +61,8 @@ def score(reference, response, **meta):
 GOLDEN = [
     ('46300', {'unit': 'N'}, '\\boxed{46.3\\,\\mathrm{kN}}', 1.0, 1.0, 'unit-converted answer is correct in both'),
     ('1.0', {'unit': 'J', 'tolerance': 0.05}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 1.0, '2% off within the record tolerance'),
-    ('1.0', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 0.0, '2% off outside the default 1%'),
+    ('1.00', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 0.0, '2% off outside the default 1%'),
+    ('1.0', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 1.0, 1.0, 'rounds to the two figures the reference states'),
     ('4.94', {'unit': 's', 'tolerance': 0.01}, '\\boxed{4.9\\,\\mathrm{s}}', 0.0, 1.0, '0.8% off'),
     ('5', {'unit': 'm/s'}, '\\boxed{5\\,\\mathrm{kg}}', 0.0, 0.0, 'wrong dimension'),
     ('\\frac{v_0^2}{2g}', {'answer_type': 'expression'}, 'so \\boxed{h=\\dfrac{v_{0}^{2}}{2 g}}', 1.0, 1.0, 'equivalent'),

@@ -75,8 +75,9 @@ def test_equations_compare_as_equations(answer, strict):
     assert score_answer('x^2+y^2=1', answer).strict is strict
 
 
-def test_definitions_compare_by_value():
-    assert score_answer('T = 2mg', 'F = 2mg').strict is True
+def test_definitions_compare_by_value_under_the_same_name():
+    assert score_answer('T = 2mg', 'T = 2 m g').strict is True
+    assert score_answer('T = 2mg', 'F = 2mg').reason == 'undecided'  # another quantity: the judge decides
     assert score_answer('x = 1', '1').strict is True
     assert score_answer(r'a_{n} =2 n +1', r'a_n=2n+1').strict is True
 

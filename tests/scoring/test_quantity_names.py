@@ -1,0 +1,29 @@
+"""Relations know their left-hand side: a different quantity named is routed, formatting is forgiven."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.quantity_names import same_quantity_name
+
+CASES = json.loads((Path(__file__).parent / 'quantity_name_cases.json').read_text(encoding='utf-8'))
+
+
+@pytest.mark.parametrize('case', CASES, ids=[f"{c['reference']}|{c['answer']}" for c in CASES])
+def test_quantity_name_case(case):
+    verdict = score_answer(case['reference'], case['answer'])
+    context = f"{case['why']}: {case['reference']!r} vs {case['answer']!r} -> {verdict}"
+    assert verdict.strict == case['strict'], context
+    assert verdict.reason == case['reason'], context
+
+
+@pytest.mark.parametrize('a, b, same', [
+    ('v_{A}', 'v_A', True), (r'\left(x\right)', '(x)', True),
+    ('T', 'N', False), ('v_A', 'v_B', False), ('x', '', True), (r'E_{\text{k}}', 'E_k', True),
+    ('E_k', 'E_K', False),
+])
+def test_same_quantity_name(a, b, same):
+    assert same_quantity_name(a, b) is same
