@@ -13,6 +13,10 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from evalscope_phys.llm.endpoint import JudgeEndpoint
+from evalscope_phys.llm.flags import add_judge_arguments, judge_values
+from evalscope_phys.llm.gate import DEFAULT_MAX_FAILURES
+
 from .config import SuiteConfigError, build_task_configs, endpoint_from, load_suite, pick_seeds
 
 
@@ -24,9 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument('--model-id', help='name used in output paths (default: derived from --model)')
     run.add_argument('--api-url', help='OpenAI-compatible base URL (or EVALSCOPE_PHYS_API_URL)')
     run.add_argument('--api-key', help='API key (prefer EVALSCOPE_PHYS_API_KEY; never put it in the YAML)')
-    run.add_argument('--judge-model', help='judge model (or EVALSCOPE_PHYS_JUDGE_MODEL)')
-    run.add_argument('--judge-api-url', help='judge base URL (or EVALSCOPE_PHYS_JUDGE_API_URL)')
-    run.add_argument('--judge-api-key', help='judge key (prefer EVALSCOPE_PHYS_JUDGE_API_KEY)')
+    add_judge_arguments(run, JudgeEndpoint(base_url='', model=''), optional=(), env_fallback=True,
+                        title='judge endpoint (also set by the suite YAML\'s judge: block)')
     run.add_argument('--seeds', type=int, help='number of seeds (first N of the suite list)')
     run.add_argument('--limit', type=float, help='samples per subset (int) or fraction (<1)')
     run.add_argument('--datasets', nargs='+', help='run only these datasets of the suite')
@@ -76,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             model = endpoint_from(DRY_RUN_MODEL, args.api_url, args.api_key, args.model_id)
         if model is None:
             raise SuiteConfigError('no model: pass --model or set EVALSCOPE_PHYS_MODEL')
-        judge = endpoint_from(args.judge_model, args.judge_api_url, args.judge_api_key, judge=True)
+        judge_flags = judge_values(args)
+        judge = endpoint_from(judge_flags['model'], judge_flags['base_url'], judge_flags['api_key'], judge=True)
         work_dir = Path(args.work_dir or f'outputs/suite_{suite.name}_{datetime.now():%Y%m%d_%H%M%S}')
         limit = None if args.limit is None else (int(args.limit) if args.limit >= 1 else args.limit)
         configs = build_task_configs(suite, model, work_dir, pick_seeds(suite, args.seeds), limit=limit,
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         for text in resolve_task_configs(configs):
             print(text)
         return 0
-    stop = judge_selftest_gate(suite, configs)
+    stop = judge_selftest_gate(suite, configs, args.max_judge_failures)
     if stop:
         print(f'evalscope-phys suite: {stop}', file=sys.stderr)
         return 1
@@ -110,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def judge_selftest_gate(suite, configs) -> str:
+def judge_selftest_gate(suite, configs, max_failures: float = DEFAULT_MAX_FAILURES) -> str:
     """Run the judge self-test a suite asks for (``judge.selftest_min``); '' when it passes, else why to stop.
 
     Why before anything else: a judge that fails known-verdict pairs would be paid for every judged
@@ -122,13 +126,16 @@ def judge_selftest_gate(suite, configs) -> str:
     judge = configs[0][1].get('judge') if configs else None
     if not judge or not judge.get('models'):
         return 'judge.selftest_min needs a judge: pass --judge-model and --judge-api-url'
-    from evalscope_phys.judge.cli import selftest
+    from evalscope_phys.judge.cli import selftest, selftest_failure
     from evalscope_phys.judge.selftest import SelfTestError, format_result
     try:
         result = selftest(judge)
     except SelfTestError as exc:
         return f'judge self-test could not run: {exc}'
     print(format_result(result), file=sys.stderr)
+    error = selftest_failure(result, judge, max_failures)
+    if error is not None:
+        return f'{error}; nothing was run'
     if result.score < bar:
         return (f'the judge scored {result.score:.3f} on the self-test, below judge.selftest_min {bar}; '
                 'nothing was run (fix or replace the judge, or lower the bar)')

@@ -67,7 +67,7 @@ def run_dir(demo_run: Path, tmp_path: Path) -> Path:
 
 def analyse(run: Path, url: str, *args: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, '-m', 'evalscope_phys', 'error-analysis', str(run), '--judge-model', 'judge',
-           '--judge-api-url', url, '--retries', '1', '--backoff', '0.01', *args]
+           '--judge-api-url', url, '--judge-retries', '1', '--judge-backoff', '0.01', *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
