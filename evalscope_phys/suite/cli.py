@@ -17,7 +17,8 @@ from evalscope_phys.llm.endpoint import JudgeEndpoint
 from evalscope_phys.llm.flags import add_judge_arguments, judge_values
 from evalscope_phys.llm.gate import DEFAULT_MAX_FAILURES
 
-from .config import SuiteConfigError, build_task_configs, endpoint_from, load_suite, pick_seeds
+from .config import (SuiteConfigError, build_task_configs, check_suite_dataset_args, endpoint_from, load_suite,
+                     pick_seeds)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
         suite = load_suite(args.suite, args.datasets_dir)
         if args.dataset_args:
             extra = json.loads(args.dataset_args)
-            merged = {n: deep_merge(suite.dataset_args[n], extra.get(n, {})) for n in suite.datasets}
             unknown = set(extra) - set(suite.datasets)
             if unknown:
                 raise SuiteConfigError(f'--dataset-args names datasets outside the suite: {sorted(unknown)}')
+            merged = {n: deep_merge(suite.dataset_args[n], extra.get(n, {})) for n in suite.datasets}
+            for n in extra:
+                check_suite_dataset_args(n, merged[n], '--dataset-args')
             suite = dataclasses.replace(suite, dataset_args=merged)
         model = endpoint_from(args.model, args.api_url, args.api_key, args.model_id)
         if model is None and args.dry_run:
