@@ -33,7 +33,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import (DatasetUnavailableError, check_own_dataset_args, find_data_file, log_skipped,
+                                          read_records, records_dataset)
 from evalscope_phys.benchmarks.judging import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
@@ -244,6 +245,7 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
         self.image_root: Optional[Path] = None
 
     def load(self) -> Tuple[DatasetDict, None]:
+        check_own_dataset_args(self)
         unknown = [s for s in self.subset_list if s not in LEVELS]
         if unknown:
             raise ValueError(f'omniphys: unknown subsets {unknown}; choose from {SUBSET_LIST}.')
