@@ -41,6 +41,7 @@ from evalscope_phys.benchmarks.judging import (
     JUDGED,
     RulesFirstJudgeMixin,
     failed_calls,
+    failed_calls_not_correct,
     is_failed,
     judge_call_failed,
     undecided_reason,
@@ -198,7 +199,7 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
             value.update(process_metrics(question_type, process.value.score, value.get(LENIENT), threshold))
             metadata.update(process_points=process.value.score, process_reasoning=process.value.reasoning)
         value[JUDGE_FAILED] = sum(is_failed(v) for v in verdicts) / len(verdicts)
-        return ReducedVerdict(value=value, metadata=metadata)
+        return ReducedVerdict(value=failed_calls_not_correct(value), metadata=metadata)
 
     def finalize(score: Score, review, context) -> Score:
         if answer_judge.finalize is not None:
