@@ -14,7 +14,9 @@
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
 # `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means. With a judge,
 # judge_calls / judge_failed_calls / judge_*_tokens / judge_tokens rows are run totals, not means.
-# Exit: 0 all reports valid, 1 a report violates the schema (each violation printed as
+# Expected reports: a suite's suite.json (datasets x seeds) and each run's configs/task_config.yaml
+# (its datasets); a missing one is named ("FILE: missing (why expected)") and the exit is 1.
+# Exit: 0 all reports valid, 1 a report is missing or violates the schema (each violation printed as
 # "FILE: KEY: problem" on stderr) or a judge run is not trustworthy (any judge call failed, judge
 # coverage or valid judge observations below the floor; named by benchmark and judge model),
 # 2 usage error or missing tool.
@@ -33,8 +35,8 @@ RUN_DIRS=()
 
 # usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
 usage() {
-  if [[ "${1:-2}" == 0 ]]; then sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+  if [[ "${1:-2}" == 0 ]]; then sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
+  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
 }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
@@ -83,6 +85,51 @@ for dir in "${RUN_DIRS[@]}"; do
   while IFS= read -r -d '' f; do KFILES+=("$f"); done \
     < <(find "$dir" -path '*/kmetrics/*/*.json' -type f -print0 | sort -z)
 done
+
+# What each run was meant to contain: a suite's suite.json (datasets x seeds) and every EvalScope run's
+# configs/task_config.yaml (its datasets). Each expected report that is missing is one line on stderr.
+MISSING=0
+missing() { echo "$1: missing ($2)" >&2; MISSING=$((MISSING + 1)); }
+# the datasets a task_config.yaml lists (block "- name" items or a flow "[a, b]" list)
+config_datasets() {
+  awk '/^datasets:[[:space:]]*\[/ { sub(/^datasets:[[:space:]]*\[/, ""); sub(/\].*/, ""); n = split($0, d, ",");
+                                     for (i = 1; i <= n; i++) { gsub(/[[:space:]"\047]/, "", d[i]); if (d[i] != "") print d[i] }; next }
+       /^datasets:/ { on = 1; next }
+       on && /^[[:space:]]*- / { sub(/^[[:space:]]*- /, ""); gsub(/["\047[:space:]]/, ""); print; next }
+       on && /^[^[:space:]-]/ { on = 0 }' "$1"
+}
+expect_run() {  # $1: an EvalScope output dir with configs/task_config.yaml
+  local ds
+  while IFS= read -r ds; do
+    compgen -G "$1/reports/*/$ds.json" >/dev/null \
+      || missing "$1/reports/<model>/$ds.json" "its configs/task_config.yaml lists $ds"
+  done < <(config_datasets "$1/configs/task_config.yaml")
+}
+for dir in "${RUN_DIRS[@]}"; do
+  if [[ -f "$dir/suite.json" ]]; then
+    if ! jq -e '(.seeds | type == "array") and (.datasets | type == "array")' "$dir/suite.json" >/dev/null 2>&1; then
+      echo "$dir/suite.json: unreadable (expected seeds[] and datasets[])" >&2; MISSING=$((MISSING + 1))
+    else
+      datasets="$(jq -r '.datasets | join(" ")' "$dir/suite.json")"
+      while IFS= read -r seed; do
+        if [[ ! -d "$dir/seed_$seed" ]]; then
+          missing "$dir/seed_$seed" "suite.json lists seed $seed with $datasets"
+        elif [[ ! -f "$dir/seed_$seed/configs/task_config.yaml" ]]; then
+          for ds in $datasets; do
+            compgen -G "$dir/seed_$seed/reports/*/$ds.json" >/dev/null \
+              || missing "$dir/seed_$seed/reports/<model>/$ds.json" "suite.json lists $ds for seed $seed"
+          done
+        fi
+      done < <(jq -r '.seeds[]' "$dir/suite.json")
+    fi
+  fi
+  while IFS= read -r -d '' cfg; do expect_run "$(dirname "$(dirname "$cfg")")"; done \
+    < <(find "$dir" -path '*/configs/task_config.yaml' -type f -print0 | sort -z)
+done
+if [[ $MISSING -gt 0 ]]; then
+  echo "score_reports: $MISSING expected report(s) missing or unreadable; no table printed (resume the run)" >&2
+  exit 1
+fi
 [[ ${#REPORTS[@]} -gt 0 ]] || { echo "score_reports: no reports/<model>/<dataset>.json under: ${RUN_DIRS[*]}" >&2; exit 1; }
 
 # One jq program checks one report and prints "FILE: KEY: problem" lines; none means valid.
