@@ -8,7 +8,8 @@
 # (--plots and --ci run $PYTHON, the active venv's python or python3 with evalscope_phys importable)
 # --ci adds a seeded bootstrap 95% CI over problems to every accuracy row (from the reviews).
 # --compare-upstream prints, instead of the table, ours vs upstream EvalScope per benchmark pair
-# (upstream_pairs in the schema file) with the difference.
+# (upstream_pairs in the schema file) with the difference; an "upstream" report scored by our runtime
+# fix (it carries our `scored` metric) is refused: run it with EVALSCOPE_PHYS_NO_PHYX_OE_FIX=1.
 #
 # RUN_DIR is a suite work dir (seed_*/reports/...) or one EvalScope output dir (reports/...);
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
@@ -35,8 +36,8 @@ RUN_DIRS=()
 
 # usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
 usage() {
-  if [[ "${1:-2}" == 0 ]]; then sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
-  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+  if [[ "${1:-2}" == 0 ]]; then sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
+  sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
 }
 die() { echo "score_reports: $*" >&2; exit 2; }
 
@@ -268,6 +269,17 @@ if [[ -n "$COMPARE" ]]; then
   PAIRS="$(jq -r '(.upstream_pairs // {}) | to_entries[] | .key as $up | .value as $p
                   | ($p.ours_metrics // ["-"])[] as $m | [($p.ours // "-"), $m, $up, ($p.metric // "accuracy")] | @tsv' "$SCHEMA")"
   [[ -n "$PAIRS" ]] || die "$SCHEMA: no upstream_pairs to compare"
+  # An "upstream" report that carries our own `scored` metric was scored by evalscope-phys (the runtime
+  # phyx_oe fix is on whenever the plugin is installed): the pair would compare us with ourselves.
+  OURS_AS_UPSTREAM="$(jq -r --slurpfile schema "$SCHEMA" '
+      select(($schema[0].upstream_pairs // {})[.dataset_name // ""] != null)
+      | select([(.metrics // [])[]? | .identity.name] | index("scored"))
+      | "\(input_filename): upstream \(.dataset_name) was scored by evalscope-phys (it has our scored metric: the runtime fix of the plugin), not by EvalScope"' "${REPORTS[@]}")"
+  if [[ -n "$OURS_AS_UPSTREAM" ]]; then
+    echo "$OURS_AS_UPSTREAM" >&2
+    echo "score_reports: --compare-upstream refuses these pairs: they would compare evalscope-phys with itself; run the upstream side with EVALSCOPE_PHYS_NO_PHYX_OE_FIX=1 (EvalScope's own scoring) and score that run" >&2
+    exit 1
+  fi
   awk -F'\t' -v fmt="$FORMAT" -v ci="$CI" '
     FILENAME == ARGV[1] { ci_of[$1 FS $2 FS $3] = "[" $4 ", " $5 "]"; next }
     FILENAME == ARGV[2] { np++; ours[np] = $1; om[np] = $2; up[np] = $3; um[np] = $4; next }

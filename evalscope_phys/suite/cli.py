@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
         print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
     print(f'suite output: {work_dir}\nscore it: evalscope-phys score-reports --ci {work_dir}'
           f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}', flush=True)
+    note = upstream_scoring_note(suite)
+    if note:
+        print(note, file=sys.stderr)
     print_table(work_dir)
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
     if unfinished:
@@ -115,6 +118,18 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def upstream_scoring_note(suite) -> str:
+    """Why ``--compare-upstream`` will refuse this run's phyx_oe, or '' (upstream's own scoring was used)."""
+    if 'phyx_oe' not in suite.datasets:
+        return ''
+    from evalscope_phys import compat
+    if compat.phyx_oe_fix_wanted() is not None:
+        return ''
+    return (f'note: phyx_oe was scored by evalscope-phys\'s runtime fix, so --compare-upstream refuses it (it would '
+            f'compare us with ourselves); for EvalScope\'s own scoring run again with {compat.NO_PHYX_FIX_ENV}=1 '
+            'and a fresh --work-dir')
 
 
 def judge_selftest_gate(suite, configs, max_failures: float = DEFAULT_MAX_FAILURES) -> str:
