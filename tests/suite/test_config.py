@@ -206,3 +206,18 @@ def test_judge_scope_goes_to_every_dataset_unless_it_sets_its_own_and_stays_out_
     assert cfg['dataset_args']['ugphysics']['judge'] == {'scope': 'all'}
     assert set(cfg['judge']) == {'strategy', 'models'}
     assert suite.dataset_args['phybench'].get('judge') is None  # the suite itself is not changed
+
+
+@pytest.mark.parametrize('extra, message', [
+    ({'generation': {'extra_headers': {'Authorization': 'Bearer sk-abcdefghijkl'}}},
+     'generation.extra_headers.Authorization looks like a credential'),
+    ({'generation': {'max_token': 512}}, "'max_token' (did you mean max_tokens?)"),
+])
+def test_suite_run_refuses_a_credential_or_a_typo_before_running(yamls, extra, message):
+    """Through the user's command (``suite run --dry-run``): exit 2 and one line naming the key."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'suite', 'run', str(suite_file(yamls, **extra)),
+                           '--model', 'm', '--dry-run'], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and message in done.stderr and 'Traceback' not in done.stderr
+    assert 'sk-abcdefghijkl' not in done.stderr
