@@ -112,12 +112,39 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(note, file=sys.stderr)
     print_table(work_dir)
+    judge_errors = judge_call_failures(work_dir, configs, args.max_judge_failures)
+    for error in judge_errors:
+        print(f'evalscope-phys suite: {error}', file=sys.stderr)
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
     if unfinished:
         print(f'seeds {unfinished} did not finish cleanly; run the same command again to resume them',
               file=sys.stderr)
         return 1
-    return 0
+    return 1 if judge_errors else 0
+
+
+def judge_call_failures(work_dir: Path, configs, max_failures: float = DEFAULT_MAX_FAILURES) -> list:
+    """One gate error per seed x benchmark whose failed judge calls (``judge_summary.failures``) exceed the bar.
+
+    The reports and the EvalScope cache are kept: the same command resumes, and ``--use-cache`` asks again.
+    """
+    from evalscope_phys.llm.gate import failure
+    from .config import sub_run_name
+    from .results import RunDirError, read_report
+    errors = []
+    for seed, cfg in configs:
+        urls = sorted({str(m.get('api_url') or '?') for m in (cfg.get('judge') or {}).get('models') or []})
+        for path in sorted((work_dir / sub_run_name(seed)).glob('reports/*/*.json')):
+            try:
+                summary = read_report(path).get('judge_summary') or {}
+            except RunDirError:
+                continue  # score-reports names unreadable reports
+            failed = sum(v for v in (summary.get('failures') or {}).values() if isinstance(v, (int, float)))
+            error = failure(f'suite run seed {seed} {path.stem}', int(failed),
+                            int(summary.get('total_observations') or failed), ', '.join(urls) or '?', max_failures)
+            if error is not None:
+                errors.append(error)
+    return errors
 
 
 def upstream_scoring_note(suite) -> str:
