@@ -1,5 +1,6 @@
 """Which keys a user's settings may carry: unknown keys are refused with the closest known one, and
-credential-looking keys or values never come from a file.
+credential-looking keys or values never come from a file (a header name is a credential by
+:func:`evalscope_phys.redact.is_secret_header`, the rule that masks it in outputs).
 
 Why: EvalScope drops a ``dataset_args`` key it does not know (``localpath`` silently falls back to
 the hub) and a suite's ``generation.max_token`` would reach the task config untouched; a header such
@@ -13,8 +14,8 @@ import difflib
 import re
 from typing import Any, Iterable, Mapping, Optional
 
-#: a header (or any key under a ``*headers*`` mapping) whose name says it carries a credential
-CREDENTIAL_NAME = re.compile(r'auth|api[-_]?key|key$|^key|token|secret|password|cookie|session', re.IGNORECASE)
+from evalscope_phys.redact import is_header_map, is_secret_header
+
 #: a value that is a credential whatever its key: a bearer/basic scheme, or an OpenAI-style key
 CREDENTIAL_VALUE = re.compile(r'^\s*(bearer|basic|token)\s+\S{8,}|\bsk-[A-Za-z0-9_-]{8,}', re.IGNORECASE)
 #: dataset_args keys EvalScope handles itself beside BenchmarkMeta's fields
@@ -52,9 +53,9 @@ def credential_in(data: Any, where: str = '', in_headers: bool = False) -> Optio
     if isinstance(data, Mapping):
         for key, value in data.items():
             path = f'{where}{key}'
-            if in_headers and CREDENTIAL_NAME.search(str(key)):
+            if in_headers and is_secret_header(key):
                 return path
-            found = credential_in(value, path + '.', in_headers or 'header' in str(key).lower())
+            found = credential_in(value, path + '.', in_headers or is_header_map(key))
             if found:
                 return found
     elif isinstance(data, (list, tuple)):

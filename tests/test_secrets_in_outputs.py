@@ -26,7 +26,9 @@ MINI = HERE / 'suite' / 'fixtures' / 'phybench_mini.json'
 REPLAY = HERE / 'suite' / 'fixtures' / 'replay_mini.jsonl'
 SECRET = 'SEKRET'
 #: sent with every model request (the Authorization header carries the API key)
-HEADERS = {'api-key': f'{SECRET}-azure', 'X-Custom-Token': f'{SECRET}-token', 'X-Trace': 'visible-trace'}
+HEADERS = {'api-key': f'{SECRET}-azure', 'X-Custom-Token': f'{SECRET}-token', 'X-Trace': 'visible-trace',
+           'Ocp-Apim-Subscription-Key': f'{SECRET}-apim', 'X-Custom-Auth': f'{SECRET}-auth',
+           'X-Portkey-Virtual-Key': f'{SECRET}-portkey'}
 
 
 @pytest.fixture()
@@ -63,7 +65,7 @@ def check_requests(seen):
 
 
 def test_evalscope_eval_writes_and_logs_no_credential(tmp_path, seen_headers):
-    judge = {'strategy': 'rule', 'models': [{'model_id': 'j', 'api_url': 'http://127.0.0.1:9/v1',
+    judge = {'strategy': 'rule', 'models': [{'model_id': 'j', 'api_url': f'http://u:{SECRET}-pw@127.0.0.1:9/v1?key={SECRET}-q',
                                              'api_key': f'{SECRET}-judge',
                                              'generation_config': {'extra_headers': {'api-key': f'{SECRET}-j'}}}]}
     records = [json.loads(line) for line in REPLAY.read_text().splitlines() if line.strip()]
@@ -95,5 +97,5 @@ def test_suite_run_refuses_credential_headers_in_the_yaml_and_echoes_no_value(tm
     run = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'suite', 'run', str(suite), '--model', 'replay',
                           '--api-url', 'http://127.0.0.1:9/v1', '--work-dir', str(work), '--verbose'],
                          capture_output=True, text=True, timeout=600, env=env)
-    assert run.returncode == 2 and 'generation.extra_headers.X-Custom-Token looks like a credential' in run.stderr
+    assert run.returncode == 2 and 'generation.extra_headers.' in run.stderr and 'looks like a credential' in run.stderr
     assert SECRET not in run.stdout + run.stderr and not work.exists()

@@ -10,6 +10,7 @@ completion are scored once, and concurrent callers asking for the same key wait 
 """
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -23,6 +24,8 @@ MAX_RESPONSE_CHARS = 1_000_000
 MAX_REFERENCE_CHARS = 50_000
 """Longer references are refused (unscored, ``input_too_large``): no real reference comes close."""
 CACHE_SIZE = 100_000
+#: the longest a caller may let one answer be scored (seconds); larger timeouts, incl. float("inf"), are capped here
+MAX_TIMEOUT = 600.0
 """Cached verdicts kept (a verdict is a few hundred bytes)."""
 MULTIPLE = (None, 'ordered', 'unordered')
 ANSWER_TYPES = ('NV', 'EX', 'EQ', 'IN', 'TF', 'MC')
@@ -218,9 +221,14 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``unit`` the reference's unit when the dataset keeps it apart (a bare number is then the
     expected form), ``answer_type`` the dataset's type code(s) (``NV``, ``EX``, ``EQ``, ``IN``,
     ``TF``, ``MC``); the last three may be lists, one entry per reference part. ``timeout`` bounds
-    the whole call (``None`` runs inline with no deadline: debugging only). Safe from many threads.
+    the whole call, at most :data:`MAX_TIMEOUT` (``float('inf')`` means that cap; ``None`` runs inline
+    with no deadline: debugging only; zero, negative or NaN is an ``error`` verdict). Safe from many threads.
     """
     started = time.perf_counter()
+    if timeout is not None:
+        if not isinstance(timeout, (int, float)) or math.isnan(timeout) or timeout <= 0:
+            return _unscored('error', started, f'timeout must be a positive number of seconds or None, got {timeout!r}')
+        timeout = min(float(timeout), MAX_TIMEOUT)  # float('inf') and huge values mean "the longest we allow"
     references = _texts(reference)
     if references is None or not references or not any(r.strip() for r in references):
         return _unscored('unparseable_reference', started, f'no reference text ({type(reference).__name__})')
