@@ -15,7 +15,7 @@
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
 # `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means. With a judge,
 # judge_calls / judge_failed_calls / judge_*_tokens / judge_tokens rows are run totals, not means.
-# Expected reports: a suite's suite.json (datasets x seeds) and each run's configs/task_config.yaml
+# Expected reports: a suite's suite.json (datasets x seeds) and each run's <run>/configs/task_config.yaml
 # (its datasets); a missing one is named ("FILE: missing (why expected)") and the exit is 1.
 # Exit: 0 all reports valid, 1 a report is missing or violates the schema (each violation printed as
 # "FILE: KEY: problem" on stderr) or a judge run is not trustworthy (any judge call failed, judge

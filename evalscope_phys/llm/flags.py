@@ -70,8 +70,9 @@ def add_judge_arguments(parser: argparse.ArgumentParser, defaults: JudgeEndpoint
     for name in optional:
         kind, default, text = spec[name]
         flag = '--judge-' + name.replace('_', '-')
+        shown = f'the bundled {default.name}' if isinstance(default, Path) else default
         g.add_argument(*_names(flag, old), dest='judge_' + name, action=_Notice, type=kind, default=default,
-                       help=f'{text} (default {default})')
+                       help=f'{text} (default {shown})')
     g.add_argument('--max-judge-failures', type=float, default=defaults.max_failures, metavar='N',
                    help='failed judge calls tolerated before the command exits non-zero: a count, or a share '
                         'when below 1 (default 0: any failed call fails the command)')
