@@ -8,13 +8,16 @@
 # (--plots and --ci run $PYTHON, the active venv's python or python3 with evalscope_phys importable)
 # --ci adds a seeded bootstrap 95% CI over problems to every accuracy row (from the reviews).
 # --compare-upstream prints, instead of the table, ours vs upstream EvalScope per benchmark pair
-# (upstream_pairs in the schema file) with the difference.
+# (upstream_pairs in the schema file) with the difference; an "upstream" report scored by our runtime
+# fix (it carries our `scored` metric) is refused: run it with EVALSCOPE_PHYS_NO_PHYX_OE_FIX=1.
 #
 # RUN_DIR is a suite work dir (seed_*/reports/...) or one EvalScope output dir (reports/...);
 # every reports/<model>/<dataset>.json below it is one seed. pass@k / maj@k written by
 # `evalscope-phys suite run` (kmetrics/<model>/<dataset>.json) are shown beside the means. With a judge,
 # judge_calls / judge_failed_calls / judge_*_tokens / judge_tokens rows are run totals, not means.
-# Exit: 0 all reports valid, 1 a report violates the schema (each violation printed as
+# Expected reports: a suite's suite.json (datasets x seeds) and each run's <run>/configs/task_config.yaml
+# (its datasets); a missing one is named ("FILE: missing (why expected)") and the exit is 1.
+# Exit: 0 all reports valid, 1 a report is missing or violates the schema (each violation printed as
 # "FILE: KEY: problem" on stderr) or a judge run is not trustworthy (any judge call failed, judge
 # coverage or valid judge observations below the floor; named by benchmark and judge model),
 # 2 usage error or missing tool.
@@ -36,7 +39,7 @@ RUN_DIRS=()
 # where it is: after a wheel install there is no scripts/ folder.
 usage() {
   local text prog="${SCORE_REPORTS_PROG:-$0}"
-  text="$(sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//')"
+  text="$(sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//')"
   text="${text//scripts\/score_reports.sh/"$prog"}"
   text="${text//scripts\/report_schema.json/"$SCHEMA"}"
   if [[ "${1:-2}" == 0 ]]; then printf '%s\n' "$text"; exit 0; fi
@@ -89,6 +92,51 @@ for dir in "${RUN_DIRS[@]}"; do
   while IFS= read -r -d '' f; do KFILES+=("$f"); done \
     < <(find "$dir" -path '*/kmetrics/*/*.json' -type f -print0 | sort -z)
 done
+
+# What each run was meant to contain: a suite's suite.json (datasets x seeds) and every EvalScope run's
+# configs/task_config.yaml (its datasets). Each expected report that is missing is one line on stderr.
+MISSING=0
+missing() { echo "$1: missing ($2)" >&2; MISSING=$((MISSING + 1)); }
+# the datasets a task_config.yaml lists (block "- name" items or a flow "[a, b]" list)
+config_datasets() {
+  awk '/^datasets:[[:space:]]*\[/ { sub(/^datasets:[[:space:]]*\[/, ""); sub(/\].*/, ""); n = split($0, d, ",");
+                                     for (i = 1; i <= n; i++) { gsub(/[[:space:]"\047]/, "", d[i]); if (d[i] != "") print d[i] }; next }
+       /^datasets:/ { on = 1; next }
+       on && /^[[:space:]]*- / { sub(/^[[:space:]]*- /, ""); gsub(/["\047[:space:]]/, ""); print; next }
+       on && /^[^[:space:]-]/ { on = 0 }' "$1"
+}
+expect_run() {  # $1: an EvalScope output dir with configs/task_config.yaml
+  local ds
+  while IFS= read -r ds; do
+    compgen -G "$1/reports/*/$ds.json" >/dev/null \
+      || missing "$1/reports/<model>/$ds.json" "its configs/task_config.yaml lists $ds"
+  done < <(config_datasets "$1/configs/task_config.yaml")
+}
+for dir in "${RUN_DIRS[@]}"; do
+  if [[ -f "$dir/suite.json" ]]; then
+    if ! jq -e '(.seeds | type == "array") and (.datasets | type == "array")' "$dir/suite.json" >/dev/null 2>&1; then
+      echo "$dir/suite.json: unreadable (expected seeds[] and datasets[])" >&2; MISSING=$((MISSING + 1))
+    else
+      datasets="$(jq -r '.datasets | join(" ")' "$dir/suite.json")"
+      while IFS= read -r seed; do
+        if [[ ! -d "$dir/seed_$seed" ]]; then
+          missing "$dir/seed_$seed" "suite.json lists seed $seed with $datasets"
+        elif [[ ! -f "$dir/seed_$seed/configs/task_config.yaml" ]]; then
+          for ds in $datasets; do
+            compgen -G "$dir/seed_$seed/reports/*/$ds.json" >/dev/null \
+              || missing "$dir/seed_$seed/reports/<model>/$ds.json" "suite.json lists $ds for seed $seed"
+          done
+        fi
+      done < <(jq -r '.seeds[]' "$dir/suite.json")
+    fi
+  fi
+  while IFS= read -r -d '' cfg; do expect_run "$(dirname "$(dirname "$cfg")")"; done \
+    < <(find "$dir" -path '*/configs/task_config.yaml' -type f -print0 | sort -z)
+done
+if [[ $MISSING -gt 0 ]]; then
+  echo "score_reports: $MISSING expected report(s) missing or unreadable; no table printed (resume the run)" >&2
+  exit 1
+fi
 [[ ${#REPORTS[@]} -gt 0 ]] || { echo "score_reports: no reports/<model>/<dataset>.json under: ${RUN_DIRS[*]}" >&2; exit 1; }
 
 # One jq program checks one report and prints "FILE: KEY: problem" lines; none means valid.
@@ -227,6 +275,17 @@ if [[ -n "$COMPARE" ]]; then
   PAIRS="$(jq -r '(.upstream_pairs // {}) | to_entries[] | .key as $up | .value as $p
                   | ($p.ours_metrics // ["-"])[] as $m | [($p.ours // "-"), $m, $up, ($p.metric // "accuracy")] | @tsv' "$SCHEMA")"
   [[ -n "$PAIRS" ]] || die "$SCHEMA: no upstream_pairs to compare"
+  # An "upstream" report that carries our own `scored` metric was scored by evalscope-phys (the runtime
+  # phyx_oe fix is on whenever the plugin is installed): the pair would compare us with ourselves.
+  OURS_AS_UPSTREAM="$(jq -r --slurpfile schema "$SCHEMA" '
+      select(($schema[0].upstream_pairs // {})[.dataset_name // ""] != null)
+      | select([(.metrics // [])[]? | .identity.name] | index("scored"))
+      | "\(input_filename): upstream \(.dataset_name) was scored by evalscope-phys (it has our scored metric: the runtime fix of the plugin), not by EvalScope"' "${REPORTS[@]}")"
+  if [[ -n "$OURS_AS_UPSTREAM" ]]; then
+    echo "$OURS_AS_UPSTREAM" >&2
+    echo "score_reports: --compare-upstream refuses these pairs: they would compare evalscope-phys with itself; run the upstream side with EVALSCOPE_PHYS_NO_PHYX_OE_FIX=1 (EvalScope's own scoring) and score that run" >&2
+    exit 1
+  fi
   awk -F'\t' -v fmt="$FORMAT" -v ci="$CI" '
     FILENAME == ARGV[1] { ci_of[$1 FS $2 FS $3] = "[" $4 ", " $5 "]"; next }
     FILENAME == ARGV[2] { np++; ours[np] = $1; om[np] = $2; up[np] = $3; um[np] = $4; next }

@@ -9,7 +9,8 @@ Outputs in RUN_DIR/error_analysis/: <model>/<dataset>.jsonl (one line per judged
 append-only cache: a rerun makes no call it already made, and asks again only for failed calls),
 <dataset>.md (class shares per model, domain and difficulty; `none` answers, unparseable replies
 and failures listed), <dataset>.tsv and <dataset>.png (stacked bars by domain).
-Exit status: 0 when every sample got an answer, 1 when some judge calls failed (rerun to retry), 2 on bad input.
+Exit status: 0 when every sample got an answer, 1 when judge calls failed beyond --max-judge-failures
+(default: any; rerun to retry), 2 on bad input.
 
 Example:
   evalscope-phys error-analysis outputs/run1 --judge-model qwen2.5-72b-instruct \\
@@ -18,11 +19,12 @@ Example:
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from evalscope_phys.llm import JsonlCache
+from evalscope_phys.llm.flags import ENV_JUDGE_API_KEY, add_judge_arguments, endpoint_from_args
+from evalscope_phys.llm.gate import failure
 from evalscope_phys.safe_paths import UnsafePathError, inside_root, writable_file
 from evalscope_phys.suite.results import RunDirError
 
@@ -33,27 +35,17 @@ from .reviews import scan_reviews
 from .tables import markdown_report, share_rows, tsv
 
 OUT_DIR = 'error_analysis'
-DEFAULT_KEY_ENV = 'EVALSCOPE_PHYS_JUDGE_API_KEY'
+DEFAULT_KEY_ENV = ENV_JUDGE_API_KEY
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description, p.formatter_class = __doc__, argparse.RawDescriptionHelpFormatter
     p.add_argument('run_dir', type=Path, metavar='RUN_DIR', help='an EvalScope output dir (holds reviews/)')
-    p.add_argument('--judge-model', required=True, help='model name sent to the judge endpoint')
-    p.add_argument('--judge-api-url', required=True, metavar='URL', help='OpenAI-compatible base URL (…/v1)')
-    p.add_argument('--judge-api-key-env', default=DEFAULT_KEY_ENV, metavar='VAR',
-                   help=f'environment variable holding the judge key (default {DEFAULT_KEY_ENV}; keys are never '
-                        'read from files)')
     p.add_argument('--dataset', default='phybench', help='dataset in the run to analyse (default phybench)')
     p.add_argument('--model', default=None, help='only this model of the run (default: every model)')
     p.add_argument('--limit', type=int, default=None, metavar='N', help='at most N wrong samples per model')
-    p.add_argument('--concurrency', type=int, default=4, help='judge calls in flight (default 4)')
-    p.add_argument('--retries', type=int, default=4, help='retries of a failed call on 429/5xx/timeouts (default 4)')
-    p.add_argument('--backoff', type=float, default=1.0, help='first retry delay in s, doubling (default 1)')
-    p.add_argument('--timeout', type=float, default=120.0, help='seconds per call (default 120)')
-    p.add_argument('--max-tokens', type=int, default=1024, help='judge reply budget (default 1024)')
-    p.add_argument('--prompt', type=Path, default=PROMPT_PATH,
-                   help='prompt file with the placeholders of the bundled error_prompt.txt (default: that file)')
+    add_judge_arguments(p, JudgeSettings(base_url='', model=''), required=True, key_env=DEFAULT_KEY_ENV,
+                        old=('--concurrency', '--retries', '--backoff', '--timeout', '--max-tokens', '--prompt'))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,10 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for where in scan.unreadable:
         print(f'[error-analysis] skipped an unreadable review line: {where}', file=sys.stderr)
-    settings = JudgeSettings(base_url=args.judge_api_url, model=args.judge_model,
-                             api_key=os.environ.get(args.judge_api_key_env) or None, concurrency=args.concurrency,
-                             max_retries=args.retries, backoff=args.backoff, timeout=args.timeout,
-                             max_tokens=args.max_tokens, prompt_path=args.prompt)
+    settings = endpoint_from_args(args, JudgeSettings)
     out = Path(args.run_dir) / OUT_DIR
     outcomes, calls, failed = [], 0, 0
     for model in scan.models:
@@ -111,10 +100,13 @@ def run(args: argparse.Namespace) -> int:
     print(report)
     print(f'[error-analysis] {len(outcomes)} sample(s), {calls} judge request(s), '
           f'{sum(o.cached for o in outcomes)} from the cache; outputs in {out}', file=sys.stderr)
-    if failed:
-        print(f'[error-analysis] {failed} judge call(s) failed; run the same command again to retry them',
-              file=sys.stderr)
+    error = failure('error analysis', failed, len(outcomes), settings.base_url, settings.max_failures)
+    if error is not None:
+        print(f'error-analysis: {error}', file=sys.stderr)
         return 1
+    if failed:
+        print(f'[error-analysis] {failed} judge call(s) failed (within --max-judge-failures); run the same '
+              'command again to retry them', file=sys.stderr)
     return 0
 
 

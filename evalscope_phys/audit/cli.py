@@ -22,7 +22,7 @@ punctuation and symbols to spaces, whitespace collapsed.
 
 Examples:
   audit_three_stage.py --pool train.json --eval test.jsonl --out audit/ \\
-      --judge-url http://127.0.0.1:8000/v1 --judge-model qwen2.5-72b-instruct
+      --judge-api-url http://127.0.0.1:8000/v1 --judge-model qwen2.5-72b-instruct
   audit_three_stage.py --pool big.parquet --eval test.json --engine ray --ray-address auto --out audit/
   audit_three_stage.py --pool a.parquet --pool-fields problem,solution --in-pool --write-clean --out dedup/
 """
@@ -36,10 +36,12 @@ from pathlib import Path
 from evalscope_phys.audit.corpus import AUTO_ID_FIELDS, AUTO_TEXT_FIELDS, CorpusError
 from evalscope_phys.audit.cosine import CosineConfig
 from evalscope_phys.audit.embedding import DEFAULT_MODEL, EmbeddingError
-from evalscope_phys.audit.judge import JudgeConfig, PROMPT_PATH
+from evalscope_phys.audit.judge import JudgeConfig
 from evalscope_phys.audit.ngram import NgramConfig
 from evalscope_phys.audit.pipeline import AuditConfig, CorpusSpec, EmbedSpec, run_audit
 from evalscope_phys.audit.ray_engine import RayEngineError, RayOptions
+from evalscope_phys.llm.flags import add_judge_arguments, endpoint_from_args
+from evalscope_phys.llm.gate import JudgeCallsFailed
 
 
 def _fields(value: str) -> tuple:
@@ -112,25 +114,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s2.add_argument('--block-elements', type=int, default=CosineConfig().block_elements,
                     help='floats per block product; bounds search memory (default 2^25 = 128 MiB)')
 
-    s3 = p.add_argument_group('stage 3: LLM judge (runs only with --judge-url)')
-    s3.add_argument('--judge-url', default=None, metavar='URL', help='OpenAI-compatible base URL (…/v1)')
-    s3.add_argument('--judge-model', default=None, help='model name sent to the judge endpoint')
-    s3.add_argument('--judge-api-key-env', default='OPENAI_API_KEY', metavar='VAR',
-                    help='environment variable holding the judge key (default OPENAI_API_KEY)')
-    s3.add_argument('--judge-concurrency', type=int, default=4, help='calls in flight (default 4)')
-    s3.add_argument('--judge-retries', type=int, default=4, help='retries on 429/5xx/timeouts (default 4)')
-    s3.add_argument('--judge-backoff', type=float, default=1.0, help='first retry delay in s, doubling (default 1)')
-    s3.add_argument('--judge-timeout', type=float, default=120.0, help='seconds per call (default 120)')
-    s3.add_argument('--judge-prompt', type=Path, default=PROMPT_PATH,
-                    help='prompt file with {eval_text} and {pool_text} (default: the bundled judge_prompt.txt)')
+    add_judge_arguments(p, JudgeConfig(base_url='', model=''), title='stage 3: LLM judge (runs only with --judge-api-url)',
+                        optional=('concurrency', 'retries', 'backoff', 'timeout', 'prompt'), old=('--judge-url',),
+                        key_env='OPENAI_API_KEY')
 
 
 def config_from_args(args: argparse.Namespace) -> AuditConfig:
     if args.in_pool and args.eval:
         raise ValueError('--in-pool audits pools against themselves; drop --eval or --in-pool')
-    if args.judge_url and not args.judge_model:
-        raise ValueError('--judge-url needs --judge-model')
-    if args.judge_url and args.no_embed:
+    if args.judge_api_url and not args.judge_model:
+        raise ValueError('--judge-api-url needs --judge-model')
+    if args.judge_api_url and args.no_embed:
         raise ValueError('the judge labels stage-2 candidates; it cannot run with --no-embed')
     pools = tuple(CorpusSpec(p, _fields(args.pool_fields), args.pool_id_field) for p in args.pool)
     evals = tuple(CorpusSpec(p, _fields(args.eval_fields), args.eval_id_field) for p in args.eval)
@@ -138,11 +132,8 @@ def config_from_args(args: argparse.Namespace) -> AuditConfig:
         model=args.embed_model, url=args.embed_url, batch_size=args.embed_batch_size,
         api_key=os.environ.get(args.embed_api_key_env) if args.embed_url else None)
     judge = None
-    if args.judge_url:
-        judge = JudgeConfig(base_url=args.judge_url, model=args.judge_model,
-                            api_key=os.environ.get(args.judge_api_key_env), concurrency=args.judge_concurrency,
-                            max_retries=args.judge_retries, backoff=args.judge_backoff, timeout=args.judge_timeout,
-                            prompt_path=args.judge_prompt)
+    if args.judge_api_url:
+        judge = endpoint_from_args(args, JudgeConfig)
     return AuditConfig(pools=pools, evals=evals, out_dir=args.out, in_pool=args.in_pool,
                        ngram=NgramConfig(args.ngram, args.jaccard_threshold),
                        cosine=CosineConfig(args.cos_threshold, args.top_k, args.block_elements),
@@ -159,6 +150,9 @@ def main(argv=None) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         run_audit(config_from_args(args))
+    except JudgeCallsFailed as exc:
+        print(f'audit_three_stage: error: {exc}', file=sys.stderr)
+        return 1
     except (CorpusError, EmbeddingError, RayEngineError, ValueError, OSError) as exc:
         print(f'audit_three_stage: error: {exc}', file=sys.stderr)
         return 2

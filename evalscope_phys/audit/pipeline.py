@@ -3,7 +3,9 @@ search and the judge, then write the per-pair JSONL, the summaries, the plots an
 
 Flagged pool items (removed by ``write_clean``): stage-1 hits and judged near-duplicates; when no
 judge ran, every stage-2 candidate (the conservative choice). ``unparseable`` and ``error`` pairs
-are kept and counted in the summary, never guessed.
+are kept and counted in the summary, never guessed. Failed judge calls beyond the judge's
+``max_failures`` (default: any) fail the audit (:mod:`evalscope_phys.llm.gate`): the pairs and
+summaries are written, no clean pool is, and a re-run asks only the failed calls.
 """
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import numpy as np
 from .corpus import Corpus, load_corpus
 from .cosine import CosineConfig, cosine_histogram
 from .embedding import DEFAULT_MODEL, REFERENCE_MODEL, EmbeddingCache, embed_texts, is_reference_model, make_embedder
+from evalscope_phys.llm.gate import JudgeCallsFailed, failure
+
 from .judge import NEAR_DUPLICATE, JudgeCache, JudgeConfig, judge_pairs
 from .engines import LocalEngine, make_engine
 from .ngram import NgramConfig, pair_jaccard
@@ -117,8 +121,10 @@ def _print_cosine_note(model_id: str, threshold: float, top1: np.ndarray, log: L
 
 def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: Optional[_Embeddings],
                judge_cache: Optional[JudgeCache], log: Log = _stderr,
-               engine: Optional[Any] = None) -> Tuple[List[PairRecord], Dict[str, Any]]:
-    """Run the three stages on one (pool, eval) pair (stages 1-2 on ``engine``, default local)."""
+               engine: Optional[Any] = None
+               ) -> Tuple[List[PairRecord], Dict[str, Any], Optional[JudgeCallsFailed]]:
+    """Run the three stages on one (pool, eval) pair (stages 1-2 on ``engine``, default local); the last
+    item is the judge's failure when too many of its calls failed."""
     in_pool = config.in_pool
     engine = engine or LocalEngine()
     hits = engine.stage1(pool, evalset, config.ngram, in_pool)
@@ -145,6 +151,7 @@ def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: O
         log(f'stage 2: {sum(v["stage2"] for v in pairs.values())} pairs with cosine ≥ {config.cosine.threshold}')
     keys = sorted(pairs)
     labels: Dict[Tuple[int, int], Tuple[str, str]] = {}
+    judge_failure: Optional[JudgeCallsFailed] = None
     if config.judge is not None and judge_cache is not None and embeddings is not None:
         todo = [k for k in keys if pairs[k]['stage2']]
         with _bar(len(todo), 'stage 3: judge') as bar:
@@ -153,6 +160,8 @@ def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: O
         labels = {k: (v.label, v.reason) for k, v in zip(todo, verdicts)}
         log(f'stage 3: {stats.pairs} pairs judged, {stats.calls} calls, {stats.cached} from cache, '
             f'{stats.unparseable} unparseable, {stats.errors} errors (re-run to retry errors)')
+        judge_failure = failure(f'audit stage 3 ({pool.name} x {evalset.name})', stats.errors, stats.pairs,
+                                config.judge.base_url, config.judge.max_failures)
     records = [PairRecord(pool=pool.name, eval=evalset.name, eval_id=evalset.items[i].id, pool_id=pool.items[j].id,
                           jaccard=float(pairs[(i, j)]['jaccard']), cosine=pairs[(i, j)]['cosine'],
                           stage1_hit=pairs[(i, j)]['stage1'], stage2_candidate=pairs[(i, j)]['stage2'],
@@ -165,7 +174,9 @@ def audit_pair(pool: Corpus, evalset: Corpus, config: AuditConfig, embeddings: O
                 'pool_fields': list(pool.text_fields), 'eval_fields': list(evalset.text_fields)}
     summary = summarise(pool, evalset, records, settings, judged=config.judge is not None and embeddings is not None,
                         embedded=embeddings is not None)
-    return records, summary
+    if judge_failure is not None:
+        summary['judge_failed'] = str(judge_failure)
+    return records, summary, judge_failure
 
 
 def flagged_pool_ids(records: Sequence[PairRecord], judged: bool, in_pool: bool) -> Set[str]:
@@ -208,21 +219,31 @@ def run_audit(config: AuditConfig, log: Log = _stderr) -> List[Dict[str, Any]]:
     judge_cache = JudgeCache(cache_dir / 'judge.jsonl') if config.judge is not None else None
     engine = make_engine(config.engine, config.ray, cache_dir, log)
     try:
-        summaries = _audit_all(config, pools, evals, embeddings, judge_cache, engine, out, log)
+        summaries, failures = _audit_all(config, pools, evals, embeddings, judge_cache, engine, out, log)
     finally:
         engine.close()
     md, js = write_summaries(out, summaries)
     log(f'summary: {md} and {js}')
+    if failures:
+        for other in failures[1:]:
+            log(f'error: {other}')
+        raise failures[0]
     return summaries
 
 
 def _audit_all(config: AuditConfig, pools: List[Corpus], evals: List[Corpus], embeddings: Optional[_Embeddings],
-               judge_cache: Optional[JudgeCache], engine: Any, out: Path, log: Log) -> List[Dict[str, Any]]:
+               judge_cache: Optional[JudgeCache], engine: Any, out: Path, log: Log
+               ) -> Tuple[List[Dict[str, Any]], List[JudgeCallsFailed]]:
     summaries: List[Dict[str, Any]] = []
+    failures: List[JudgeCallsFailed] = []
     for pool in pools:
         flagged: Set[str] = set()
+        pool_failed = False
         for evalset in ([pool] if config.in_pool else evals):
-            records, summary = audit_pair(pool, evalset, config, embeddings, judge_cache, log, engine)
+            records, summary, judge_failure = audit_pair(pool, evalset, config, embeddings, judge_cache, log, engine)
+            if judge_failure is not None:
+                failures.append(judge_failure)
+                pool_failed = True
             stem = f'{pool.name}__{evalset.name}'
             write_pairs(out / f'{stem}.pairs.jsonl', records)
             plot = plot_cosines(out / f'{stem}.cosine.png', records, summary)
@@ -230,10 +251,12 @@ def _audit_all(config: AuditConfig, pools: List[Corpus], evals: List[Corpus], em
             summaries.append(summary)
             flagged |= flagged_pool_ids(records, judged=config.judge is not None and embeddings is not None,
                                         in_pool=config.in_pool)
-        if config.write_clean:
+        if config.write_clean and pool_failed:
+            log(f'clean pool: not written for {pool.name}: the judge did not answer (see the error below)')
+        elif config.write_clean:
             path, removed = write_clean(pool, flagged, out)
             log(f'clean pool: {path} ({removed} of {len(pool)} items removed)')
             for s in summaries:
                 if s['pool'] == pool.name:
                     s['clean_pool'] = {'path': str(path), 'removed': removed}
-    return summaries
+    return summaries, failures

@@ -14,7 +14,9 @@ from urllib.parse import urlparse
 from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map, resolve_snapshot_or_local_path
 from evalscope.utils import get_logger
 
+from evalscope_phys import compat
 from evalscope_phys.errors import UserFacingError
+from evalscope_phys.keys import check_dataset_args
 from evalscope_phys.scoring.metrics import register_metric_semantics
 
 logger = get_logger()
@@ -41,6 +43,19 @@ class BrokenRecordError(ValueError):
     """A dataset row that cannot become a sample; adapters count and log these instead of crashing."""
 
 
+class DatasetArgsError(UserFacingError, ValueError):
+    """A ``dataset_args`` key no benchmark reads; the message names the closest known key."""
+
+
+def check_own_dataset_args(adapter: Any) -> None:
+    """Refuse unknown keys in the adapter's ``dataset_args.<name>`` (of ``evalscope eval`` or a suite)."""
+    config = compat.task_config(adapter)
+    args = ((getattr(config, 'dataset_args', None) or {}).get(adapter.name) or {}) if config is not None else {}
+    message = check_dataset_args(adapter.name, args) if isinstance(args, dict) else None
+    if message:
+        raise DatasetArgsError(message)
+
+
 def hub_reachable(hub: str, timeout: float = HUB_PROBE_TIMEOUT) -> bool:
     """A TCP handshake with the hub's host: fast, and enough to tell offline from online."""
     env, default = HUB_HOSTS.get(str(hub).lower(), HUB_HOSTS['modelscope'])
@@ -58,7 +73,10 @@ def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = N
     """The local file/folder for ``adapter``: ``local_path`` if given, else a hub snapshot.
 
     Fails within seconds, naming ``dataset_args.<name>.local_path``, when the hub cannot be reached.
+    A ``dataset_args.<name>`` key no benchmark reads (``localpath``) is refused first: EvalScope drops
+    it, and the run would silently evaluate the hub copy instead of the user's file.
     """
+    check_own_dataset_args(adapter)
     dataset_id = adapter.dataset_id
     if os.path.exists(dataset_id):
         return Path(dataset_id)

@@ -33,13 +33,15 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import (DatasetUnavailableError, check_own_dataset_args, find_data_file, read_rows,
+                                          records_dataset)
 from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
     JUDGED,
     RulesFirstJudgeMixin,
     failed_calls,
+    failed_calls_not_correct,
     is_failed,
     judge_call_failed,
     undecided_reason,
@@ -207,7 +209,7 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
             value.update(process_metrics(question_type, process.value.score, value.get(LENIENT), threshold))
             metadata.update(process_points=process.value.score, process_reasoning=process.value.reasoning)
         value[JUDGE_FAILED] = sum(is_failed(v) for v in verdicts) / len(verdicts)
-        return ReducedVerdict(value=value, metadata=metadata)
+        return ReducedVerdict(value=failed_calls_not_correct(value), metadata=metadata)
 
     def finalize(score: Score, review, context) -> Score:
         if answer_judge.finalize is not None:
@@ -254,6 +256,7 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
         self.image_root: Optional[Path] = None
 
     def load(self) -> Tuple[DatasetDict, None]:
+        check_own_dataset_args(self)
         unknown = [s for s in self.subset_list if s not in LEVELS]
         if unknown:
             raise ValueError(f'omniphys: unknown subsets {unknown}; choose from {SUBSET_LIST}.')

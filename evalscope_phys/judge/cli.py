@@ -4,7 +4,8 @@
     evalscope-phys judge-selftest --judge '{"models": [{...}, {...}], "aggregation": "majority_vote"}'
 
 Prints accuracy by pair class, the score (mean per-class accuracy) and the pairs the judge got
-wrong; exits 1 when the score is below ``--min``. References default to the package's own sample
+wrong; exits 1 when the score is below ``--min`` or when judge calls failed (beyond
+``--max-judge-failures``, default any: a dead judge never passes). References default to the package's own sample
 problems; ``--references FILE`` (JSON/JSONL rows with question/problem and answer/answers [, unit])
 uses yours, e.g. a benchmark's test file.
 """
@@ -13,12 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 from typing import Any, Dict, Optional
 
-from evalscope_phys.suite.config import ENV_JUDGE_API_KEY, ENV_JUDGE_API_URL, ENV_JUDGE_MODEL
+from evalscope_phys.llm.endpoint import JudgeEndpoint
+from evalscope_phys.llm.flags import ENV_JUDGE_MODEL, add_judge_arguments, judge_values
+from evalscope_phys.llm.gate import DEFAULT_MAX_FAILURES, failure
 
 from .selftest import DEFAULT_PAIRS, DEFAULT_REFERENCE_FILES, SelfTestError
 
@@ -29,16 +31,14 @@ DEFAULT_DEADLINE = 600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument('--judge-model', help=f'judge model (or {ENV_JUDGE_MODEL})')
-    parser.add_argument('--judge-api-url', help=f'judge base URL (or {ENV_JUDGE_API_URL})')
-    parser.add_argument('--judge-api-key', help=f'judge key (prefer {ENV_JUDGE_API_KEY})')
+    add_judge_arguments(parser, JudgeEndpoint(base_url='', model='', timeout=REQUEST_TIMEOUT),
+                        optional=('concurrency',), old=('--workers',), env_fallback=True)
     parser.add_argument('--judge', metavar='JSON', help="a full EvalScope judge config (a panel: several models, "
                         "repeats, aggregation, min_valid_judges); overrides --judge-model")
     parser.add_argument('--n', type=int, default=DEFAULT_PAIRS, help=f'pairs to ask (default {DEFAULT_PAIRS})')
     parser.add_argument('--references', nargs='+', metavar='FILE', help='JSON/JSONL problems with their answers '
                         '(default: the package sample problems)')
     parser.add_argument('--seed', type=int, default=0, help='which references make which pairs')
-    parser.add_argument('--workers', type=int, default=4, help='judge requests in flight')
     parser.add_argument('--deadline', type=float, default=DEFAULT_DEADLINE, metavar='SECONDS',
                         help=f'bound on the whole self-test; pairs not judged by then count as failed calls '
                              f'(default {DEFAULT_DEADLINE:g})')
@@ -54,11 +54,10 @@ def judge_from_args(args: argparse.Namespace) -> Dict[str, Any]:
         if not isinstance(config, dict):
             raise SelfTestError('--judge must be a JSON object (an EvalScope judge config)')
         return config
-    model = args.judge_model or os.environ.get(ENV_JUDGE_MODEL)
-    if not model:
+    values = judge_values(args, env_fallback=True)
+    if not values['model']:
         raise SelfTestError(f'no judge: pass --judge-model and --judge-api-url (or set {ENV_JUDGE_MODEL})')
-    return judge_config(model, args.judge_api_url or os.environ.get(ENV_JUDGE_API_URL),
-                        args.judge_api_key or os.environ.get(ENV_JUDGE_API_KEY),
+    return judge_config(values['model'], values['base_url'], values['api_key'],
                         generation_config={'temperature': 0.0, 'timeout': REQUEST_TIMEOUT, 'retries': 1})
 
 
@@ -74,19 +73,30 @@ def selftest(config: Dict[str, Any], n: int = DEFAULT_PAIRS, references=None, se
     return run_selftest(build_panel(config), pairs, workers=workers, progress=progress, deadline=deadline)
 
 
+def selftest_failure(result, config: Dict[str, Any], max_failures: float = DEFAULT_MAX_FAILURES):
+    """The gate's error when too many self-test calls failed (a dead judge must not pass), else None."""
+    failed = sum(1 for w in result.wrong if w.get('got') == 'failed')
+    urls = sorted({str(m.get('api_url') or '?') for m in config.get('models') or []}) or ['?']
+    return failure('judge self-test', failed, result.pairs, ', '.join(urls), max_failures)
+
+
 def run(args: argparse.Namespace) -> int:
     from .selftest import format_result
     try:
         config = judge_from_args(args)
         if args.deadline is not None and not args.deadline > 0:
             raise SelfTestError('--deadline must be a positive number of seconds')
-        result = selftest(config, args.n, args.references, args.seed, args.workers, deadline=args.deadline)
+        result = selftest(config, args.n, args.references, args.seed, args.judge_concurrency, deadline=args.deadline)
     except (SelfTestError, ValueError) as exc:
         print(f'evalscope-phys judge-selftest: {exc}', file=sys.stderr)
         return 2
     print(format_result(result))
     if args.json:
         Path(args.json).write_text(json.dumps(result.to_dict(), indent=1, ensure_ascii=False), encoding='utf-8')
+    error = selftest_failure(result, config, args.max_judge_failures)
+    if error is not None:
+        print(f'evalscope-phys judge-selftest: {error}', file=sys.stderr)
+        return 1
     if args.min is not None and result.score < args.min:
         print(f'judge-selftest: score {result.score:.3f} is below {args.min}; do not trust this judge',
               file=sys.stderr)

@@ -100,8 +100,9 @@ def judge_pair(panel: JudgeExecutor, pair: JudgePair) -> PairJudgement:
     review = panel.execute(definition, context)
     labels = {f'{obs.judge_id}#{obs.repeat_id}': str(getattr(verdict.value, 'verdict', verdict.value))
               for obs in review.observations for verdict in obs.case_verdicts}
-    # a failed call reaches reduce as the rule fallback: no accuracy, judge_failed > 0 (see rules_first.py)
-    no_reply = STRICT not in (review.value or {}) and (review.value or {}).get(JUDGE_FAILED, 0.0) > 0
+    # a failed call reaches reduce as the rule fallback: judge_failed > 0, and its accuracy is the _all
+    # view (not correct), which is no decision of the judge's (see rules_first.failed_calls_not_correct)
+    no_reply = (review.value or {}).get(JUDGE_FAILED, 0.0) > 0
     usable = review.status.is_usable and bool(review.value) and not no_reply
     errors = '; '.join(a.error for a in review.attempts if a.error)
     return PairJudgement(key=pair.key, decision=_decision(review.value) if usable else None, failed=not usable,

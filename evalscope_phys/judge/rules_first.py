@@ -28,10 +28,10 @@ agreed with them (failed calls left out). With a judge configured every sample a
 **A failed judge call is never a silent rule score.** When the call for an answer fails (dead
 endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
 ``judged`` (it was routed to the judge) and in ``judge_failed`` (the share of the sample's judged
-answers whose call failed, so its mean is the share of all answers), and it is *not scored*: it
-keeps no ``strict_acc``/``lenient_acc`` (they drop out of the accuracy means, as an engine timeout
-does) and ``scored`` is 0 for it, the same representation as an answer the engine could not score
-(:mod:`evalscope_phys.scoring.metrics`). Its rule verdict is not used: the rules had already said
+answers whose call failed, so its mean is the share of all answers), and it is *not scored*:
+``scored`` is 0 for it, and its ``strict_acc``/``lenient_acc`` are the ``_all`` view, in which it
+counts as not correct (:func:`failed_calls_not_correct`): a dead judge never raises a primary metric.
+(An answer the engine alone could not score still drops out of the accuracy means.) Its rule verdict is not used: the rules had already said
 they could not decide it. The score's metadata ``judge_failed`` maps each failed case to the
 failure (``transport_error: ...``, ``parse_error: ...``); the sample's status is ``degraded`` and the
 report's ``judge_summary`` counts ``failures`` with ``valid_observations`` below
@@ -161,6 +161,20 @@ def resolve_single(rule_score: Score, decisions: Dict[str, Decision]) -> Dict[st
     return out
 
 
+def failed_calls_not_correct(value: Dict[str, float]) -> Dict[str, float]:
+    """While ``judge_failed > 0``, strict and lenient accuracy are their ``_all`` view: a failed call is not correct.
+
+    Why: left out of the mean, a failed call raised the headline (OmniPhys ``lenient_acc`` 0.429 with a
+    working judge, 0.750 with a dead one). ``scored`` stays 0 and ``judge_failed`` counts it, so the
+    report shows the run is degraded; the engine's own unscored answers still drop out when no call failed.
+    """
+    if value.get(JUDGE_FAILED, 0.0) > 0:
+        for metric, all_view in ((STRICT, STRICT_ALL), (LENIENT, LENIENT_ALL)):
+            if all_view in value:
+                value[metric] = value[all_view]
+    return value
+
+
 def judge_call_failed(case: JudgeCase, context: Any) -> CaseVerdict:
     """The fallback EvalScope's executor takes for a case whose judge call failed: a marker, no verdict."""
     return CaseVerdict(case_id=case.case_id, value=None, metadata={**case.metadata, JUDGE_FAILED: True})
@@ -255,6 +269,7 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
         value[JUDGED] = 1.0
         value[CANNOT_JUDGE] = sum(d is None for d in decisions.values()) / len(decisions)
         value[JUDGE_FAILED] = sum(d == FAILED for d in decisions.values()) / len(decisions)
+        failed_calls_not_correct(value)
         agreement = _agreement(rule_score, decisions)
         if agreement is not None:
             value[JUDGE_RULE_AGREEMENT] = agreement
@@ -265,7 +280,8 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
         failed = failed_calls(review)
         score.explanation = f'{rule_score.explanation or ""}; judged: {sorted(pending)}'
         if failed:
-            score.explanation += f'; judge call failed: {sorted(failed)} (unscored)'
+            score.explanation += (f'; judge call failed: {sorted(failed)} (unscored; counted as not correct in '
+                                  'strict_acc/lenient_acc while judge_failed > 0)')
         score.metadata = {**(rule_score.metadata or {}), **(score.metadata or {}),
                           'judge_pending': {key: ref_ans[0] for key, ref_ans in pending.items()}}
         if failed:

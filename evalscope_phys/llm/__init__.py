@@ -6,6 +6,7 @@ embedded in a reply, so each judge only adds its prompt and its contract.
 from .cache import JsonlCache
 from .client import ChatClient, ChatError, Message, conversation
 from .endpoint import JudgeEndpoint
+from .gate import JudgeCallsFailed
 from .replies import json_objects
 
-__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'JudgeEndpoint', 'Message', 'conversation', 'json_objects']
+__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'JudgeCallsFailed', 'JudgeEndpoint', 'Message', 'conversation', 'json_objects']

@@ -22,5 +22,7 @@ class JudgeEndpoint:
     """Seconds before the first retry; doubles each retry (with jitter), capped at 60 s."""
     timeout: float = 120.0
     max_tokens: int = 1024
+    max_failures: float = 0.0
+    """Failed calls tolerated before the command fails (:mod:`evalscope_phys.llm.gate`): a count, or a share < 1."""
     prompt_path: Optional[Path] = None
     """The judge's prompt file; each judge's subclass names its own."""

@@ -13,7 +13,12 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from .config import SuiteConfigError, build_task_configs, endpoint_from, load_suite, pick_seeds
+from evalscope_phys.llm.endpoint import JudgeEndpoint
+from evalscope_phys.llm.flags import add_judge_arguments, judge_values
+from evalscope_phys.llm.gate import DEFAULT_MAX_FAILURES
+
+from .config import (SuiteConfigError, build_task_configs, check_suite_dataset_args, endpoint_from, load_suite,
+                     pick_seeds)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,9 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument('--model-id', help='name used in output paths (default: derived from --model)')
     run.add_argument('--api-url', help='OpenAI-compatible base URL (or EVALSCOPE_PHYS_API_URL)')
     run.add_argument('--api-key', help='API key (prefer EVALSCOPE_PHYS_API_KEY; never put it in the YAML)')
-    run.add_argument('--judge-model', help='judge model (or EVALSCOPE_PHYS_JUDGE_MODEL)')
-    run.add_argument('--judge-api-url', help='judge base URL (or EVALSCOPE_PHYS_JUDGE_API_URL)')
-    run.add_argument('--judge-api-key', help='judge key (prefer EVALSCOPE_PHYS_JUDGE_API_KEY)')
+    add_judge_arguments(run, JudgeEndpoint(base_url='', model=''), optional=(), env_fallback=True,
+                        title='judge endpoint (also set by the suite YAML\'s judge: block)')
     run.add_argument('--seeds', type=int, help='number of seeds (first N of the suite list)')
     run.add_argument('--limit', type=float, help='samples per subset (int) or fraction (<1)')
     run.add_argument('--datasets', nargs='+', help='run only these datasets of the suite')
@@ -66,17 +70,20 @@ def run(args: argparse.Namespace) -> int:
         suite = load_suite(args.suite, args.datasets_dir)
         if args.dataset_args:
             extra = json.loads(args.dataset_args)
-            merged = {n: deep_merge(suite.dataset_args[n], extra.get(n, {})) for n in suite.datasets}
             unknown = set(extra) - set(suite.datasets)
             if unknown:
                 raise SuiteConfigError(f'--dataset-args names datasets outside the suite: {sorted(unknown)}')
+            merged = {n: deep_merge(suite.dataset_args[n], extra.get(n, {})) for n in suite.datasets}
+            for n in extra:
+                check_suite_dataset_args(n, merged[n], '--dataset-args')
             suite = dataclasses.replace(suite, dataset_args=merged)
         model = endpoint_from(args.model, args.api_url, args.api_key, args.model_id)
         if model is None and args.dry_run:
             model = endpoint_from(DRY_RUN_MODEL, args.api_url, args.api_key, args.model_id)
         if model is None:
             raise SuiteConfigError('no model: pass --model or set EVALSCOPE_PHYS_MODEL')
-        judge = endpoint_from(args.judge_model, args.judge_api_url, args.judge_api_key, judge=True)
+        judge_flags = judge_values(args)
+        judge = endpoint_from(judge_flags['model'], judge_flags['base_url'], judge_flags['api_key'], judge=True)
         work_dir = Path(args.work_dir or f'outputs/suite_{suite.name}_{datetime.now():%Y%m%d_%H%M%S}')
         limit = None if args.limit is None else (int(args.limit) if args.limit >= 1 else args.limit)
         configs = build_task_configs(suite, model, work_dir, pick_seeds(suite, args.seeds), limit=limit,
@@ -88,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         for text in resolve_task_configs(configs):
             print(text)
         return 0
-    stop = judge_selftest_gate(suite, configs)
+    stop = judge_selftest_gate(suite, configs, args.max_judge_failures)
     if stop:
         print(f'evalscope-phys suite: {stop}', file=sys.stderr)
         return 1
@@ -101,16 +108,58 @@ def run(args: argparse.Namespace) -> int:
         print(f'seed {outcome.seed}: {outcome.status} {outcome.path} {outcome.error}'.rstrip())
     print(f'suite output: {work_dir}\nscore it: evalscope-phys score-reports --ci {work_dir}'
           f'{"  (baselines: add --compare-upstream)" if suite.name == "baselines" else ""}', flush=True)
+    note = upstream_scoring_note(suite)
+    if note:
+        print(note, file=sys.stderr)
     print_table(work_dir)
+    judge_errors = judge_call_failures(work_dir, configs, args.max_judge_failures)
+    for error in judge_errors:
+        print(f'evalscope-phys suite: {error}', file=sys.stderr)
     unfinished = [o.seed for o in outcomes if o.status in ('failed', 'incomplete')]
     if unfinished:
         print(f'seeds {unfinished} did not finish cleanly; run the same command again to resume them',
               file=sys.stderr)
         return 1
-    return 0
+    return 1 if judge_errors else 0
 
 
-def judge_selftest_gate(suite, configs) -> str:
+def judge_call_failures(work_dir: Path, configs, max_failures: float = DEFAULT_MAX_FAILURES) -> list:
+    """One gate error per seed x benchmark whose failed judge calls (``judge_summary.failures``) exceed the bar.
+
+    The reports and the EvalScope cache are kept: the same command resumes, and ``--use-cache`` asks again.
+    """
+    from evalscope_phys.llm.gate import failure
+    from .config import sub_run_name
+    from .results import RunDirError, read_report
+    errors = []
+    for seed, cfg in configs:
+        urls = sorted({str(m.get('api_url') or '?') for m in (cfg.get('judge') or {}).get('models') or []})
+        for path in sorted((work_dir / sub_run_name(seed)).glob('reports/*/*.json')):
+            try:
+                summary = read_report(path).get('judge_summary') or {}
+            except RunDirError:
+                continue  # score-reports names unreadable reports
+            failed = sum(v for v in (summary.get('failures') or {}).values() if isinstance(v, (int, float)))
+            error = failure(f'suite run seed {seed} {path.stem}', int(failed),
+                            int(summary.get('total_observations') or failed), ', '.join(urls) or '?', max_failures)
+            if error is not None:
+                errors.append(error)
+    return errors
+
+
+def upstream_scoring_note(suite) -> str:
+    """Why ``--compare-upstream`` will refuse this run's phyx_oe, or '' (upstream's own scoring was used)."""
+    if 'phyx_oe' not in suite.datasets:
+        return ''
+    from evalscope_phys import compat
+    if compat.phyx_oe_fix_wanted() is not None:
+        return ''
+    return (f'note: phyx_oe was scored by evalscope-phys\'s runtime fix, so --compare-upstream refuses it (it would '
+            f'compare us with ourselves); for EvalScope\'s own scoring run again with {compat.NO_PHYX_FIX_ENV}=1 '
+            'and a fresh --work-dir')
+
+
+def judge_selftest_gate(suite, configs, max_failures: float = DEFAULT_MAX_FAILURES) -> str:
     """Run the judge self-test a suite asks for (``judge.selftest_min``); '' when it passes, else why to stop.
 
     Why before anything else: a judge that fails known-verdict pairs would be paid for every judged
@@ -122,13 +171,16 @@ def judge_selftest_gate(suite, configs) -> str:
     judge = configs[0][1].get('judge') if configs else None
     if not judge or not judge.get('models'):
         return 'judge.selftest_min needs a judge: pass --judge-model and --judge-api-url'
-    from evalscope_phys.judge.cli import selftest
+    from evalscope_phys.judge.cli import selftest, selftest_failure
     from evalscope_phys.judge.selftest import SelfTestError, format_result
     try:
         result = selftest(judge)
     except SelfTestError as exc:
         return f'judge self-test could not run: {exc}'
     print(format_result(result), file=sys.stderr)
+    error = selftest_failure(result, judge, max_failures)
+    if error is not None:
+        return f'{error}; nothing was run'
     if result.score < bar:
         return (f'the judge scored {result.score:.3f} on the self-test, below judge.selftest_min {bar}; '
                 'nothing was run (fix or replace the judge, or lower the bar)')

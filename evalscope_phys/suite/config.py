@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import yaml
 
+from evalscope_phys.keys import check_dataset_args, credential_in, unknown_keys
 from evalscope_phys.safe_paths import UnsafePathError, safe_name
 from evalscope_phys.safe_yaml import YamlLimitError, load_limited
 
@@ -39,9 +40,7 @@ FORBIDDEN_KEYS = frozenset({'model', 'model_id', 'api_url', 'api_key', 'models'}
 ENV_MODEL = 'EVALSCOPE_PHYS_MODEL'
 ENV_API_URL = 'EVALSCOPE_PHYS_API_URL'
 ENV_API_KEY = 'EVALSCOPE_PHYS_API_KEY'
-ENV_JUDGE_MODEL = 'EVALSCOPE_PHYS_JUDGE_MODEL'
-ENV_JUDGE_API_URL = 'EVALSCOPE_PHYS_JUDGE_API_URL'
-ENV_JUDGE_API_KEY = 'EVALSCOPE_PHYS_JUDGE_API_KEY'
+from evalscope_phys.llm.flags import ENV_JUDGE_API_KEY, ENV_JUDGE_API_URL, ENV_JUDGE_MODEL  # noqa: E402,F401
 
 
 class SuiteConfigError(ValueError):
@@ -201,6 +200,10 @@ def _check_no_secrets(data: Mapping[str, Any], source: str, where: str = '') -> 
                 f'{source}: {where}{key} is not allowed in a suite YAML; pass it as a flag or environment variable')
         if isinstance(value, Mapping):
             _check_no_secrets(value, source, f'{where}{key}.')
+    found = None if where else credential_in(data)
+    if found:
+        raise SuiteConfigError(f'{source}: {found} looks like a credential (a key, token or auth header); '
+                               'keys never come from a suite YAML: pass them as a flag or environment variable')
 
 
 def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) -> Suite:
@@ -211,9 +214,7 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     if not isinstance(data, dict):
         raise SuiteConfigError(f'{source}: a suite is a mapping with at least `datasets`')
     _check_no_secrets(data, source)
-    unknown = sorted(set(data) - SUITE_KEYS)
-    if unknown:
-        raise SuiteConfigError(f'{source}: unknown key(s) {unknown}; allowed: {sorted(SUITE_KEYS)}')
+    _refuse_unknown(data, SUITE_KEYS, 'the suite', source)
     names = data.get('datasets')
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         raise SuiteConfigError(f'{source}: datasets must be a non-empty list of benchmark names')
@@ -226,14 +227,18 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     if not isinstance(overrides, dict) or set(overrides) - set(names):
         raise SuiteConfigError(f'{source}: dataset_args overrides must be keyed by listed datasets')
     dataset_args = {n: deep_merge(load_dataset_args(n, ds_dirs, source), overrides.get(n) or {}) for n in names}
+    for n, args in dataset_args.items():
+        check_suite_dataset_args(n, args, source)
     judge = data.get('judge')
     if judge is not None:
-        if not isinstance(judge, dict) or set(judge) - JUDGE_KEYS:
-            raise SuiteConfigError(f'{source}: judge may only set {sorted(JUDGE_KEYS)}')
+        if not isinstance(judge, dict):
+            raise SuiteConfigError(f'{source}: judge must be a mapping of {sorted(JUDGE_KEYS)}')
+        _refuse_unknown(judge, JUDGE_KEYS, 'judge', source)
         _check_judge_extras(judge, source)
     generation = data.get('generation') or {}
     if not isinstance(generation, dict):
         raise SuiteConfigError(f'{source}: generation must be a mapping')
+    _refuse_unknown(generation, generation_keys(), 'generation', source)
     repeats = data.get('repeats', 1)
     if not isinstance(repeats, int) or repeats < 1:
         raise SuiteConfigError(f'{source}: repeats must be a positive integer')
@@ -246,6 +251,25 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
         generation=dict(generation), judge=dict(judge) if judge else None, seeds=_seed_list(data.get('seeds'), source),
         repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'),
         model_args=dict(data.get('model_args') or {}), source=source)
+
+
+def _refuse_unknown(data: Mapping[str, Any], known: Any, where: str, source: str) -> None:
+    message = unknown_keys(data, known, where)
+    if message:
+        raise SuiteConfigError(f'{source}: {message}')
+
+
+def generation_keys() -> frozenset:
+    """What ``generation`` may set: EvalScope's GenerateConfig fields."""
+    from evalscope.api.model import GenerateConfig
+    return frozenset(GenerateConfig.model_fields)
+
+
+def check_suite_dataset_args(name: str, args: Mapping[str, Any], source: str) -> None:
+    """Refuse ``dataset_args.<name>`` keys no benchmark reads (``localpath``), naming the closest one."""
+    message = check_dataset_args(name, args)
+    if message:
+        raise SuiteConfigError(f'{source}: {message}')
 
 
 def _check_judge_extras(judge: Mapping[str, Any], source: str) -> None:

@@ -6,8 +6,11 @@ row's metric (0/1 for an accuracy; a per-problem pass@k, maj@k, G-Pass@k or mG-P
 k-metric rows), and the CI is the percentile bootstrap of the mean over problems
 (:func:`evalscope_phys.suite.stats.bootstrap_mean_ci`). Rows broken down by a dimension
 (``strict_acc mean_per_difficulty difficulty=hard``) use the problems whose sample metadata has
-that value. Shares that are not accuracies (``scored``, ``judged``, ``cannot_judge``) and graded
-scores (``eed``) get no CI. Unscored samples carry no value and drop out, as they do in the means.
+that value. Which rows get one: every 0/1 metric except ``scored``, ``judged`` and
+``cannot_judge``, and every per-problem accuracy that is a share of a problem's answers
+(:data:`SHARE_ACCURACIES`: PhysReason's and physics_yale's ``strict_acc``/``lenient_acc`` and their
+``_all`` views, ``answer_acc``, ``partial``, OmniPhys's mastery). Graded scores (``eed``, ``seed``, the
+process grades) and the judge's cost and failure rows get none. Unscored samples carry no value and drop out, as they do in the means.
 
 Usage: ``python -m evalscope_phys.suite.intervals [--seed N] [--level 0.95] [--resamples N] RUN_DIR...``
 prints ``model, benchmark, metric, ci_low, ci_high, problems`` as TSV, one line per row.
@@ -22,12 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Sequence, Tuple
 
+from evalscope_phys.scoring.metrics import METRIC_ENTRIES, PARTIAL
+
 from .passk import G_PASS_AT_K, KMETRICS_DIR, MG_PASS_AT_K, PASS_AT_K, VOTE_AT_K, binary_metrics, problem_k_values
 from .results import RunDirError, SampleResult, read_report, read_reviews
 from .stats import DEFAULT_RESAMPLES, bootstrap_mean_ci
 
 #: 0/1 per sample but a share of samples, not an accuracy
 NOT_ACCURACY = frozenset({'scored', 'judged', 'cannot_judge'})
+#: per-problem accuracies that may be a share of the problem's answers (not 0/1), each in [0, 1]
+SHARE_ACCURACIES = frozenset(name for name, entry in METRIC_ENTRIES.items()
+                             if entry.baseline == 'quality.accuracy.ratio') | {PARTIAL}
 #: report metric name -> the score key in the reviews (EvalScope renames ``acc`` in reports)
 REVIEW_NAMES = {'accuracy': 'acc'}
 
@@ -80,6 +88,16 @@ def run_dirs(paths: Iterable[Path]) -> List[Path]:
     return sorted(found)
 
 
+def _shares(samples: Sequence[SampleResult]) -> set:
+    """The :data:`SHARE_ACCURACIES` these samples record, when every recorded value lies in [0, 1]."""
+    seen: Dict[str, bool] = {}
+    for sample in samples:
+        for name, value in sample.values.items():
+            if name in SHARE_ACCURACIES:
+                seen[name] = seen.get(name, True) and 0.0 <= value <= 1.0
+    return {name for name, ok in seen.items() if ok}
+
+
 def _matches(sample: SampleResult, dims: Mapping[str, Any]) -> bool:
     return all(str(sample.metadata.get(k)) == str(v) for k, v in dims.items())
 
@@ -93,7 +111,7 @@ def _collect_run(run: Path, rows: Dict[RowKey, Dict[Tuple[str, str], List[float]
             samples = list(read_reviews(run, dataset=dataset, model=model_dir))
         except RunDirError:
             continue  # a report without reviews (copied on its own): its rows get no CI
-        binary = set(binary_metrics(samples)) - NOT_ACCURACY
+        binary = (set(binary_metrics(samples)) | _shares(samples)) - NOT_ACCURACY
         model = report.get('model_name') or model_dir
         for metric in report.get('metrics') or []:
             identity = metric.get('identity') or {}

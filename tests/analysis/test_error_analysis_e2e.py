@@ -67,7 +67,7 @@ def run_dir(demo_run: Path, tmp_path: Path) -> Path:
 
 def analyse(run: Path, url: str, *args: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, '-m', 'evalscope_phys', 'error-analysis', str(run), '--judge-model', 'judge',
-           '--judge-api-url', url, '--retries', '1', '--backoff', '0.01', *args]
+           '--judge-api-url', url, '--judge-retries', '1', '--judge-backoff', '0.01', *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
@@ -165,7 +165,8 @@ def test_physreason_scorer_disagreement_is_listed_as_none(run_dir: Path) -> None
 def test_failing_judge_exits_1_caches_nothing_and_the_next_run_asks_only_for_those(run_dir: Path) -> None:
     with replay_server(JUDGE_REPLAY, faults='every=1:500') as url:
         failed = analyse(run_dir, url, '--limit', '2')
-        assert failed.returncode == 1 and 'run the same command again to retry them' in failed.stderr
+        assert failed.returncode == 1 and 'run the same command again to retry the failed calls' in failed.stderr
+        assert f'error analysis: 2 of 2 judge call(s) failed at {url}' in failed.stderr
         assert requests_seen(url) == 4  # 2 samples x (1 try + 1 retry)
     assert cache_rows(run_dir, 'phybench') == []
     rows = tsv_rows(run_dir, 'phybench')

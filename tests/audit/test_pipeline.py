@@ -52,7 +52,7 @@ def test_three_stages_on_fixtures_then_a_rerun_repeats_nothing(minilm, tmp_path:
     out = tmp_path / 'out'
     with StubServer(fixture_judge) as judge:
         argv = ['--pool', str(POOL), '--eval', str(EVAL), '--out', str(out), '--cos-threshold', '0.45',
-                '--top-k', '2', '--judge-url', judge.url, '--judge-model', 'stub', '--write-clean']
+                '--top-k', '2', '--judge-api-url', judge.url, '--judge-model', 'stub', '--write-clean']
         assert main(argv) == 0
         first_calls = len(judge.requests)
         err = capsys.readouterr().err
@@ -104,8 +104,38 @@ def test_stage_one_only(tmp_path: Path) -> None:
     assert not (out / 'pool__eval.cosine.png').exists()
 
 
+def _dead_judge(path: str, body: dict):
+    return 404, {'error': 'no such model'}
+
+
+def test_a_dead_judge_fails_the_audit_writes_no_clean_pool_and_a_rerun_resumes(minilm, tmp_path: Path,
+                                                                               capsys) -> None:
+    main = _main()
+    out = tmp_path / 'out'
+    base = ['--pool', str(POOL), '--eval', str(EVAL), '--out', str(out), '--cos-threshold', '0.45', '--top-k', '2',
+            '--judge-model', 'stub', '--write-clean', '--judge-retries', '0']
+    with StubServer(_dead_judge) as dead:
+        assert main(base + ['--judge-api-url', dead.url]) == 1
+    err = capsys.readouterr().err
+    assert f'audit stage 3 (pool x eval): 6 of 6 judge call(s) failed at {dead.url}' in err
+    assert 'clean pool: not written' in err
+    assert not (out / 'clean').exists()
+    assert (out / 'pool__eval.pairs.jsonl').exists() and 'judge_failed' in json.loads(
+        (out / 'summary.json').read_text())[0]
+    with StubServer(_dead_judge) as dead:  # a threshold the user set lets the same failures through
+        assert main(base + ['--judge-api-url', dead.url, '--max-judge-failures', '6']) == 0
+    assert capsys.readouterr() and (out / 'clean' / 'pool.clean.jsonl').exists()
+    (out / 'clean' / 'pool.clean.jsonl').unlink()
+    with StubServer(fixture_judge) as judge:  # the judge is back: the same command finishes the run
+        assert main(base + ['--judge-url', judge.url]) == 0
+        assert len(judge.requests) == 6
+    err = capsys.readouterr().err
+    assert '--judge-url is now --judge-api-url' in err
+    assert len(read_corpus_rows(out / 'clean' / 'pool.clean.jsonl')) == 6
+
+
 @pytest.mark.parametrize('extra, message', [
-    (['--judge-url', 'http://127.0.0.1:9/v1'], '--judge-url needs --judge-model'),
+    (['--judge-api-url', 'http://127.0.0.1:9/v1'], '--judge-api-url needs --judge-model'),
     (['--in-pool'], 'drop --eval or --in-pool'),
     (['--eval-fields', 'no_such_field'], "appear in no record"),
 ])
@@ -121,6 +151,7 @@ def test_help_documents_every_stage(capsys) -> None:
     assert exc.value.code == 0
     text = capsys.readouterr().out
     for option in ('--pool-fields', '--in-pool', '--jaccard-threshold', '--embed-model', '--embed-url',
-                   '--cos-threshold', '--block-elements', '--judge-url', '--judge-concurrency', '--write-clean',
+                   '--cos-threshold', '--block-elements', '--judge-api-url', '--judge-concurrency', '--write-clean',
+                   '--max-judge-failures',
                    '--engine', '--ray-address', '--ray-workers', '--ray-block-rows', 'hashed-'):
         assert option in text

@@ -2,7 +2,8 @@
 
 One ``evalscope eval`` per kind of failure, on ``physolym`` and ``phyx_oe_rules`` at once (our own
 samples, answers replayed): the run completes, the answers routed to the judge are counted in
-``judged`` and ``judge_failed`` and left unscored (no accuracy, ``scored`` 0, never a rule 0),
+``judged`` and ``judge_failed``, left unscored (``scored`` 0, never a rule 0) and counted as not
+correct in the accuracies (their ``_all`` view: a dead judge never raises a primary metric),
 and ``scripts/score_reports.sh`` exits non-zero naming the benchmark and the judge.
 """
 from __future__ import annotations
@@ -97,10 +98,15 @@ def test_the_run_completes_and_the_report_counts_the_failure(failed_run):
         assert judged and any('anticlockwise' in json.dumps(s) for s in judged)
         assert run.metric(dataset, 'judged')['score'] == pytest.approx(len(judged) / 2)
         assert run.metric(dataset, 'judge_failed')['score'] == pytest.approx(len(judged) / 2)
-        for score in judged:  # every judge call failed: counted, and unscored, never the rule's 0
+        for score in judged:  # every judge call failed: counted, unscored, and not correct (the _all view)
             assert score['value']['judge_failed'] == 1.0 and score['value']['scored'] == 0.0, score['value']
-            assert 'strict_acc' not in score['value'] and 'lenient_acc' not in score['value'], score['value']
+            assert score['value']['strict_acc'] == score['value']['strict_acc_all'] == 0.0, score['value']
+            assert score['value']['lenient_acc'] == score['value']['lenient_acc_all'] == 0.0, score['value']
             assert score['metadata']['judge_failed'], score['metadata']
+            assert 'counted as not correct' in score['explanation']
+        # a dead judge never raises the primary metric: failed calls stay in its denominator
+        assert run.metric(dataset, 'lenient_acc')['score'] == pytest.approx(
+            run.metric(dataset, 'lenient_acc_all')['score'])
         summary = report['judge_summary']
         assert summary['judge_models'] == [judge_id]
         assert sum(summary['failures'].values()) >= len(judged) and summary['valid_observations'] == 0

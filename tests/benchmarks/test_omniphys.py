@@ -230,6 +230,27 @@ def test_evalscope_cli_reports_s1_s2_s3_and_strict_mastery(judged_run):
         assert (metric['score'], metric['num']) == (pytest.approx(score, abs=1e-4), num), name  # reports round
 
 
+@pytest.mark.e2e
+def test_a_dead_judge_never_raises_lenient_acc(judged_run, tmp_path):
+    """Before: 0.750 with a dead judge (failed calls left the denominator) against 0.667 with a working one."""
+    from conftest import run_evalscope_eval
+
+    records = [json.loads(line) for line in REPLAY.read_text(encoding='utf-8').splitlines() if line.strip()]
+    with replay_server([r for r in records if not r.get('judge')]) as url:
+        judge = {'strategy': 'auto', 'models': [{'model_id': 'dead', 'api_url': 'http://127.0.0.1:9/v1', 'api_key': 'E',
+                                                 'model_args': {'max_retries': 0},
+                                                 'generation_config': {'timeout': 5, 'retries': 1,
+                                                                       'retry_interval': 0}}]}
+        dead = run_evalscope_eval(url, ['omniphys'], {'omniphys': {'local_path': str(SAMPLE)}}, tmp_path / 'run',
+                                  judge=judge)
+    assert dead.process.returncode == 0, dead.process.stderr[-3000:]
+    working = judged_run.metric('omniphys', 'lenient_acc')['score']
+    lenient = dead.metric('omniphys', 'lenient_acc')['score']
+    print(f'omniphys lenient_acc: working judge {working:.3f}, dead judge {lenient:.3f}')
+    assert dead.metric('omniphys', 'judge_failed')['score'] > 0
+    assert lenient <= working and lenient == pytest.approx(dead.metric('omniphys', 'lenient_acc_all')['score'])
+
+
 def test_a_solution_that_instructs_its_grader_gets_0_process_points_whatever_the_judge_says():
     definition = with_process_case(rules_first_judge(rule_score(1.0), question='q', pending={}),
                                    prompt='PROMPT', question_type='objective', threshold=0.8,

@@ -227,3 +227,15 @@ def test_fix_steps_aside_when_asked(monkeypatch):
     assert compat.phyx_oe_fix_wanted() == f'{compat.NO_PHYX_FIX_ENV} is set'
     monkeypatch.delenv(compat.NO_PHYX_FIX_ENV)
     assert compat.phyx_oe_fix_wanted() is None
+
+
+def test_the_unfixed_upstream_adapter_on_the_bundled_sample_says_why_in_one_line(tmp_path, monkeypatch):
+    """Before: a FileNotFoundError traceback. Upstream reads only the hub layout (test/PhyX_test.jsonl)."""
+    monkeypatch.setenv(compat.NO_PHYX_FIX_ENV, '1')
+    judge = {'strategy': 'llm', 'models': [{'model_id': 'j', 'api_url': 'http://127.0.0.1:9/v1', 'api_key': 'E'}]}
+    run = run_evalscope_eval('http://127.0.0.1:9/v1', ['phyx_oe'], {'phyx_oe': {'local_path': str(FOLDER)}},
+                             tmp_path / 'run', judge=judge, timeout=300)
+    assert run.process.returncode == 1 and 'Traceback' not in run.process.stderr
+    assert (f"evalscope-phys: {FOLDER}/test/PhyX_test.jsonl: not found. EvalScope's own phyx_oe adapter"
+            in run.process.stderr)
+    assert 'copy that folder to <dir>/test' in run.process.stderr

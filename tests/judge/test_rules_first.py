@@ -78,13 +78,14 @@ def test_finalize_keeps_the_engine_verdict_beside_the_judge_metadata():
     assert final.main_score_name == 'strict_acc' and final.metadata['judge_pending'] == {'answer': 'cw'}
 
 
-def test_a_failed_judge_call_is_counted_and_leaves_the_answer_unscored_not_a_rule_zero():
+def test_a_failed_judge_call_is_counted_unscored_and_not_correct_in_the_accuracies():
     definition = rules_first_judge(rule_score(), question='Find v.', pending={'answer': ('cw', 'clockwise')})
     marker = definition.fallback_verdict(definition.cases[0], None)  # what the executor takes on a failed call
     failed = marker.model_copy(update={'status': ScoreStatus.FALLBACK})
     reduced = definition.reduce_verdicts([failed], None)
+    # strict/lenient are the _all view while judge_failed > 0: a dead judge never raises a primary metric
     assert reduced.value == {'eed': 20.0, 'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0,
-                             JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
+                             'strict_acc': 0.0, 'lenient_acc': 0.0, JUDGED: 1.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 1.0}
     assert reduced.metadata == {'judge_labels': {'answer': 'failed'}}
 
 

@@ -125,6 +125,16 @@ def test_no_judge_is_a_usage_error():
     assert done.returncode == 2 and 'no judge' in done.stderr
 
 
+def test_a_dead_judge_exits_1_without_a_bar_naming_the_count_and_the_endpoint():
+    """No ``--min``: before, 10 of 10 failed calls (score 0.000) exited 0."""
+    done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'judge-selftest', '--judge-model', 'judge',
+                           '--judge-api-url', 'http://127.0.0.1:9/v1', '--n', '10', '--workers', '2'],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert 'judge self-test: 10 of 10 judge call(s) failed at http://127.0.0.1:9/v1' in done.stderr
+    assert '--workers is now --judge-concurrency' in done.stderr
+
+
 def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path):
     unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
     assert any(p.kind == 'injected' for p in unique.values())

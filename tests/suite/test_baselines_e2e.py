@@ -80,6 +80,8 @@ def test_baselines_suite_then_compare_upstream(tmp_path, data):
     # `datasets` caches a local folder's splits by folder name and config, not by content: a private cache
     # keeps another copy named OlympiadBench (an earlier run of this test) from being served instead
     env = {**os.environ, 'HF_HUB_OFFLINE': '1', 'PYTHON': sys.executable, 'HF_DATASETS_CACHE': str(tmp_path / 'hf')}
+    # upstream phyx_oe as EvalScope scores it: with the runtime fix on, --compare-upstream would refuse the pair
+    env['EVALSCOPE_PHYS_NO_PHYX_OE_FIX'] = '1'
     with replay_server(replay_records()) as url:
         run = subprocess.run(
             [sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(REPO / 'yamls' / 'suites' / 'baselines.yaml'),

@@ -66,7 +66,21 @@ def test_pick_seeds_extends_a_short_list():
     ({'api_key': 'sk-1'}, 'api_key is not allowed'),
     ({'model': 'gpt'}, 'model is not allowed'),
     ({'judge': {'strategy': 'llm', 'models': [{'model_id': 'j'}]}}, 'judge.models is not allowed'),
-    ({'judge': {'strategy': 'llm', 'contract': {}}}, 'judge may only set'),
+    ({'judge': {'strategy': 'llm', 'contract': {}}}, "unknown key.s. in judge: 'contract'; known keys: aggregation"),
+    ({'judge': {'strategyy': 'llm'}}, "'strategyy' .did you mean strategy"),
+    ({'generation': {'max_token': 512}}, "unknown key.s. in generation: 'max_token' .did you mean max_tokens"),
+    ({'datsets': ['x'], 'datasets': ['phybench']}, "unknown key.s. in the suite: 'datsets' .did you mean datasets"),
+    ({'dataset_args': {'phybench': {'localpath': '/data/x.json'}}},
+     "unknown key.s. in dataset_args.phybench: 'localpath' .did you mean local_path"),
+    ({'generation': {'extra_headers': {'Authorization': 'Bearer sk-abcdefghijkl'}}},
+     'generation.extra_headers.Authorization looks like a credential'),
+    ({'generation': {'extra_headers': {'api-key': 'abc'}}}, 'generation.extra_headers.api-key looks like a credential'),
+    ({'generation': {'extra_headers': {'X-API-Key': 'abc'}}}, 'extra_headers.X-API-Key looks like a credential'),
+    ({'generation': {'extra_headers': {'X-Custom': 'Bearer 0123456789abcdef'}}},
+     'extra_headers.X-Custom looks like a credential'),
+    ({'judge': {'generation_config': {'extra_headers': {'Ocp-Apim-Subscription-Key': 'k'}}}},
+     'judge.generation_config.extra_headers.Ocp-Apim-Subscription-Key looks like a credential'),
+    ({'model_args': {'default_headers': {'Cookie': 'session=1'}}}, 'model_args.default_headers.Cookie looks like'),
     ({'generation': {'api_url': 'http://x'}}, 'generation.api_url is not allowed'),
     ({'datsets': ['x']}, 'unknown key'),
     ({'datasets': ['phybench', 'phybench']}, 'twice'),
@@ -194,6 +208,21 @@ def test_judge_scope_goes_to_every_dataset_unless_it_sets_its_own_and_stays_out_
     assert suite.dataset_args['phybench'].get('judge') is None  # the suite itself is not changed
 
 
+@pytest.mark.parametrize('extra, message', [
+    ({'generation': {'extra_headers': {'Authorization': 'Bearer sk-abcdefghijkl'}}},
+     'generation.extra_headers.Authorization looks like a credential'),
+    ({'generation': {'max_token': 512}}, "'max_token' (did you mean max_tokens?)"),
+])
+def test_suite_run_refuses_a_credential_or_a_typo_before_running(yamls, extra, message):
+    """Through the user's command (``suite run --dry-run``): exit 2 and one line naming the key."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'suite', 'run', str(suite_file(yamls, **extra)),
+                           '--model', 'm', '--dry-run'], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and message in done.stderr and 'Traceback' not in done.stderr
+    assert 'sk-abcdefghijkl' not in done.stderr
+
+
 @pytest.mark.parametrize('flags, message', [
     (['--model-id', '../../../../x'], "--model-id '../../../../x' is not a safe name"),
     (['--model-id', 'a/b'], "--model-id 'a/b' is not a safe name"),
@@ -254,5 +283,6 @@ def test_a_dataset_yaml_bomb_and_a_recursive_alias_are_refused(yamls):
 
 
 def test_ordinary_anchors_still_load(yamls):
-    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  a: &g {x: 1}\n  b: *g\n')
-    assert load_suite(suite_file(yamls)).dataset_args['phybench']['b'] == {'x': 1}
+    # (real dataset_args keys: unknown ones are refused)
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  extra_params: &g {x: 1}\n  sandbox_config: *g\n')
+    assert load_suite(suite_file(yamls)).dataset_args['phybench']['sandbox_config'] == {'x': 1}

@@ -134,3 +134,22 @@ def test_score_reports_ci_seed_is_checked_and_without_ci_the_table_is_unchanged(
     plain = score(two_seeds).stdout.splitlines()
     assert plain[0] == 'model\tbenchmark\tmetric\tmean\tstd\tseeds\tn'
     assert 'm\tphysolym\tstrict_acc\t0.7500\t0.0000\t2\t4' in plain
+
+
+@needs_jq
+def test_physreason_shares_of_sub_answers_get_an_interval_and_graded_scores_do_not(tmp_path):
+    """PhysReason's strict_acc is a share of a problem's sub-answers (0.5, 1/3): before, it got no CI."""
+    run = tmp_path / 'seed_0'
+    strict = [0.5, 1.0, 1 / 3, 0.0]
+    lines = [review_line(i, {'strict_acc': v, 'lenient_acc': v, 'all_correct': float(v == 1.0), 'eed': 40.0,
+                             'scored': 1.0}, metadata={'id': f'r{i}'}) for i, v in enumerate(strict)]
+    write_reviews(run, 'physreason', 'full', lines)
+    write_report(run, report('physreason', {'strict_acc': (sum(strict) / 4, 4), 'lenient_acc': (sum(strict) / 4, 4),
+                                            'all_correct': (0.25, 4), 'eed': (40.0, 4), 'scored': (1.0, 4)}))
+    result = score('--ci', run)
+    assert result.returncode == 0, result.stderr
+    rows = {line.split('\t')[2]: line.split('\t')[7:] for line in result.stdout.splitlines()[1:]}
+    low, high = bootstrap_mean_ci(strict, seed=0)
+    assert rows['strict_acc'] == rows['lenient_acc'] == [f'{low:.4f}', f'{high:.4f}'] and low < high
+    assert rows['all_correct'] != ['-', '-']
+    assert rows['eed'] == rows['scored'] == ['-', '-']

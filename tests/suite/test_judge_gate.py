@@ -27,7 +27,8 @@ def suite_file(tmp_path: Path, bar: float) -> Path:
     suite = tmp_path / 'yamls' / 'suites' / 'gate.yaml'
     suite.parent.mkdir()
     suite.write_text(yaml.safe_dump({
-        'name': 'gate', 'datasets': ['physolym'], 'seeds': [0], 'judge': {'strategy': 'auto', 'selftest_min': bar},
+        'name': 'gate', 'datasets': ['physolym'], 'seeds': [0],
+        'judge': {'strategy': 'auto', **({} if bar is None else {'selftest_min': bar})},
         'generation': {'max_tokens': 256, 'timeout': 10, 'retries': 0}, 'model_args': {'max_retries': 0}}))
     return suite
 
@@ -69,3 +70,13 @@ def test_a_judge_that_passes_the_selftest_lets_the_suite_run(tmp_path):
         assert requests(model_url) > 0
     assert done.returncode == 0, done.stderr[-3000:]
     assert 'judge self-test passed: 1.000' in done.stderr
+
+
+def test_judge_calls_that_fail_during_the_run_fail_the_suite_naming_seed_benchmark_count_and_endpoint(tmp_path):
+    garbage = build_records([('You are grading a physics answer', 'they look the same to me')], judge=True)
+    with replay_server(model_records()) as model_url, replay_server(garbage) as judge_url:
+        done = suite_run(suite_file(tmp_path, None), model_url, judge_url, tmp_path / 'out')
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert 'evalscope-phys suite: suite run seed 0 physolym: ' in done.stderr
+    assert f'judge call(s) failed at {judge_url}' in done.stderr
+    assert list((tmp_path / 'out' / 'seed_0' / 'reports').glob('*/physolym.json'))  # results kept

@@ -62,3 +62,13 @@ def test_help_exits_0_and_names_the_new_options():
     result = score('--help')
     assert result.returncode == 0
     assert '--compare-upstream' in result.stdout and '--ci' in result.stdout
+
+
+def test_an_upstream_side_scored_by_our_runtime_fix_is_refused(baselines):
+    """With the plugin installed, upstream phyx_oe carries our `scored` metric: 0.625 vs 0.625 was us vs us."""
+    run = baselines / 'seed_0'
+    write_report(run, report('phyx_oe', {'accuracy': (0.625, 8), 'scored': (1.0, 8)}))
+    result = score('--compare-upstream', baselines)
+    assert result.returncode == 1 and result.stdout == ''
+    assert f'{run}/reports/m/phyx_oe.json: upstream phyx_oe was scored by evalscope-phys' in result.stderr
+    assert 'EVALSCOPE_PHYS_NO_PHYX_OE_FIX=1' in result.stderr

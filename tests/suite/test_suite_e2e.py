@@ -92,6 +92,38 @@ def test_suite_run_then_score_reports(tmp_path, suite_file):
     assert sum(result['counts'].values()) == len(complete_pairs) == 3
     assert result['unmatched'] == 0 and result['unscored'] == 0
     assert result['ci_low'] <= result['diff'] <= result['ci_high']
+    assert_missing_reports_fail(tmp_path, work)
+
+
+def _score(*dirs):
+    return subprocess.run(['bash', str(SCRIPT), *map(str, dirs)], capture_output=True, text=True, timeout=120)
+
+
+def assert_missing_reports_fail(tmp_path, work):
+    """Each way a report goes missing exits 1 naming it; before, the benchmark was averaged over fewer seeds."""
+    [report] = (work / 'seed_1' / 'reports').glob('*/physolym.json')
+    one = tmp_path / 'one_report_gone'
+    shutil.copytree(work, one)
+    (one / report.relative_to(work)).unlink()
+    done = _score(one)
+    assert done.returncode == 1 and done.stdout == ''
+    assert f'{one}/seed_1/reports/<model>/physolym.json: missing (its configs/task_config.yaml lists physolym)' \
+        in done.stderr, done.stderr
+    assert '1 expected report(s) missing' in done.stderr
+
+    seed_gone = tmp_path / 'seed_gone'
+    shutil.copytree(work, seed_gone)
+    shutil.rmtree(seed_gone / 'seed_0')
+    done = _score(seed_gone)
+    assert done.returncode == 1 and f'{seed_gone}/seed_0: missing (suite.json lists seed 0 with phybench physolym)' \
+        in done.stderr, done.stderr
+
+    single = tmp_path / 'single_run'  # one `evalscope eval` output dir, scored on its own
+    shutil.copytree(work / 'seed_0', single)
+    next((single / 'reports').glob('*/phybench.json')).unlink()
+    done = _score(single)
+    assert done.returncode == 1 and f'{single}/reports/<model>/phybench.json: missing' in done.stderr, done.stderr
+    assert _score(work).returncode == 0
 
 
 @pytest.mark.skipif(shutil.which('jq') is None, reason='score_reports.sh needs jq')
