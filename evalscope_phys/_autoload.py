@@ -48,6 +48,12 @@ def _hook_config(module):
     compat.mask_secret_judge_headers(module)
 
 
+def _hook_io(module):
+    from evalscope_phys import compat
+
+    compat.escape_invalid_unicode_in_jsonl(module)
+
+
 def _hook_phyx(module):
     from evalscope_phys import compat
 
@@ -59,6 +65,7 @@ HOOKS = {
     TARGET: ('register physics benchmarks', _hook_discovery),
     'evalscope.utils.argument_utils': ('mask credential headers', _hook_headers),
     'evalscope.config': ('mask credential headers of judge models', _hook_config),
+    'evalscope.utils.io_utils': ('write replies with lone surrogates as JSON escapes', _hook_io),
     'evalscope.benchmarks.phyx.phyx_adapter': ('fix phyx_oe rule scoring', _hook_phyx),
 }
 

@@ -310,7 +310,8 @@ def mask_secret_judge_headers(config_module: ModuleType) -> None:
     ``extra_headers`` reached ``task_config.yaml``, the log and the report in clear. Two EvalScope functions
     see every such dict before it is stored: ``TaskConfig._migrate_judge_keys`` (called while a config is
     validated) and ``_secretize_api_keys`` (``TaskConfig.update`` and ``model_args``); both are wrapped to
-    wrap header values in ``SecretStr``, which EvalScope unwraps when it builds a request.
+    wrap header values in ``SecretStr``, which EvalScope unwraps when it builds a request. ``TaskConfig.to_dict``
+    (behind ``task_config.yaml`` and the logged config) is wrapped with :func:`evalscope_phys.redact.mask_urls`.
     """
     task_config = private(config_module, 'TaskConfig', 'evalscope.config')
     migrate = private(task_config, '_migrate_judge_keys', 'evalscope.config.TaskConfig')
@@ -327,9 +328,46 @@ def mask_secret_judge_headers(config_module: ModuleType) -> None:
     def secretize_api_keys(value):
         return secretize(secretize_headers(value))
 
-    migrate_judge_keys.evalscope_phys = secretize_api_keys.evalscope_phys = True
+    to_dict = private(task_config, 'to_dict', 'evalscope.config.TaskConfig')
+
+    def masked_to_dict(self):
+        # what task_config.yaml, str(task_config) (the log) and the fingerprint see: a URL's userinfo and
+        # key=-style query parameters masked too (the request itself reads the fields, not this dict)
+        from evalscope_phys.redact import mask_urls
+
+        return mask_urls(to_dict(self))
+
+    migrate_judge_keys.evalscope_phys = secretize_api_keys.evalscope_phys = masked_to_dict.evalscope_phys = True
     task_config._migrate_judge_keys = staticmethod(migrate_judge_keys)
     config_module._secretize_api_keys = secretize_api_keys
+    task_config.to_dict = masked_to_dict
+
+
+# --------------------------------------------------------------------------- cache writes
+
+def escape_invalid_unicode_in_jsonl(io_utils: ModuleType) -> None:
+    """Make EvalScope's ``JsonlWriter`` write a string that is not valid Unicode with JSON escapes.
+
+    Why: it writes ``json.dumps(record, ensure_ascii=False)`` to a UTF-8 file, so a model reply holding a
+    lone surrogate (``"\\ud800"``) raised ``UnicodeEncodeError``: the sample errored, and again on every
+    resume. :func:`evalscope_phys.jsonl.dumps_line` escapes only such records; they read back the same.
+    """
+    from evalscope_phys.jsonl import dumps_line
+
+    writer = private(io_utils, 'JsonlWriter', 'evalscope.utils.io_utils')
+    original = private(writer, 'write', 'evalscope.utils.io_utils.JsonlWriter')
+    opener = private(writer, '_ensure_open', 'evalscope.utils.io_utils.JsonlWriter')
+    if getattr(original, 'evalscope_phys', False):
+        return
+
+    def write(self, record: Any) -> None:
+        handle = opener(self)
+        handle.write(dumps_line(record))
+        handle.flush()
+
+    write.evalscope_phys = True
+    write.__doc__ = original.__doc__
+    writer.write = write
 
 
 # --------------------------------------------------------------------------- report names

@@ -3,7 +3,7 @@
 It starts the replay server on 127.0.0.1 with recorded answers (right, rewritten, partly wrong,
 wrong, unboxed, truncated), runs the real ``evalscope eval`` CLI against it, prints one table of
 the report metrics and exits non-zero if any sample failed or any report is missing. EvalScope's
-own output (~1,400 lines) goes to ``<work dir>/evalscope.log``; the terminal shows one line per
+own output (some 3,000 lines) goes to ``<work dir>/evalscope.log``; the terminal shows one line per
 finished benchmark, then the table (``--verbose`` streams everything).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any, Dict, List
+from typing import IO, Any, Dict, List, Tuple
 
 import yaml
 
@@ -70,6 +70,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--datasets', nargs='*', default=[], help='only these demo benchmarks')
     parser.add_argument('--faults', default=None, help='inject replay-server faults, e.g. "3:500" (see serve --help)')
     parser.add_argument('--verbose', action='store_true', help="stream EvalScope's log to the terminal too")
+    parser.add_argument('--print-paths', action='store_true',
+                        help='print where this install keeps the demo data, suites and report scorer, and exit')
+
+
+def installed_paths(config: Dict) -> List[Tuple[str, Path]]:
+    """(what, where) for the files a user of any install points commands at; a wheel has no checkout to browse."""
+    from evalscope_phys.resources import resource_dir, resource_file
+
+    yamls, patches = resource_dir('yamls'), resource_dir('patches')
+    paths = [('demo data', DEMO_DIR), ('demo config', DEMO_DIR / 'demo.yaml')]
+    paths += [(f'demo sample {name}', DEMO_DIR / spec['local_path']) for name, spec in config['benchmarks'].items()]
+    paths += [('suites', yamls / 'suites'), ('dataset yamls', yamls / 'datasets'),
+              ('report scorer', resource_file('scripts', 'score_reports.sh')),
+              ('report schema', resource_file('scripts', 'report_schema.json')), ('patches', patches)]
+    return paths
+
+
+def print_paths(out: IO[str] = sys.stdout) -> None:
+    """One ``what: path`` line each (the report scorer runs as ``evalscope-phys score-reports RUN_DIR``)."""
+    paths = installed_paths(demo_config())
+    width = max(len(what) for what, _ in paths) + 1
+    for what, where in paths:
+        print(f'{what + ":":<{width}} {where}', file=out)
 
 
 #: EvalScope log lines worth a terminal line: a benchmark finished, or our one-line errors
@@ -96,6 +119,9 @@ def run_logged(command: List[str], log_path: Path, verbose: bool, total: int, ou
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.print_paths:
+        print_paths()
+        return 0
     config = demo_config(args.datasets)
     work_dir = args.work_dir or Path(tempfile.mkdtemp(prefix='evalscope-phys-demo-'))
     work_dir.mkdir(parents=True, exist_ok=True)

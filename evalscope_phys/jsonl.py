@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterator, List, Optional, Tuple, Union
 
+from evalscope_phys.safe_paths import writable_file
+
 PathLike = Union[str, 'os.PathLike[str]']
 
 
@@ -54,8 +56,11 @@ def _parses(raw: bytes) -> bool:
 
 
 def repair_torn_tail(path: PathLike) -> TailRepair:
-    """Make ``path`` end with a newline: terminate a complete last line, or drop a torn one."""
-    path = Path(path)
+    """Make ``path`` end with a newline: terminate a complete last line, or drop a torn one.
+
+    A symlink is refused (:class:`~evalscope_phys.safe_paths.UnsafePathError`): it may lead outside the run.
+    """
+    path = writable_file(path)
     if not path.exists():
         return TailRepair('none')
     with open(path, 'r+b') as handle:
@@ -122,7 +127,7 @@ class JsonlAppender:
     """Appends whole lines to a JSONL file from any thread; repairs a torn tail first."""
 
     def __init__(self, path: PathLike) -> None:
-        self.path = Path(path)
+        self.path = writable_file(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.repair = repair_torn_tail(self.path)
         self._lock = threading.Lock()

@@ -34,7 +34,8 @@ def score_reports(arguments: List[str], capture: bool = False) -> subprocess.Com
     if problem is not None:
         return subprocess.CompletedProcess(arguments, 2, '', f'score-reports: {problem}\n')
     script = resource_file('scripts', 'score_reports.sh')
-    env = {**os.environ, 'PYTHON': os.environ.get('PYTHON') or sys.executable}
+    env = {**os.environ, 'PYTHON': os.environ.get('PYTHON') or sys.executable,
+           'SCORE_REPORTS_PROG': 'evalscope-phys score-reports'}  # its usage names this command, not scripts/
     return subprocess.run(['bash', str(script), *arguments], env=env, text=True, capture_output=capture)
 
 

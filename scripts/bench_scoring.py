@@ -1,4 +1,4 @@
-"""Benchmark the scoring engine on the shared dev material; every figure in the README's Scoring section.
+"""Benchmark the scoring engine on the shared dev material; every figure in docs/scoring.md.
 
     python scripts/bench_scoring.py pairs [--pairs PATH] [--limit N] [--json OUT]
     python scripts/bench_scoring.py yale  [--outputs DIR] [--limit N] [--json OUT]

@@ -31,10 +31,16 @@ CI_SEED=0
 COMPARE=""
 RUN_DIRS=()
 
-# usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2
+# usage [0]: --help prints to stdout and exits 0; a usage error prints to stderr and exits 2. The text names
+# this script as it was called ($SCORE_REPORTS_PROG: `evalscope-phys score-reports` sets it) and the schema
+# where it is: after a wheel install there is no scripts/ folder.
 usage() {
-  if [[ "${1:-2}" == 0 ]]; then sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0; fi
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2
+  local text prog="${SCORE_REPORTS_PROG:-$0}"
+  text="$(sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//')"
+  text="${text//scripts\/score_reports.sh/"$prog"}"
+  text="${text//scripts\/report_schema.json/"$SCHEMA"}"
+  if [[ "${1:-2}" == 0 ]]; then printf '%s\n' "$text"; exit 0; fi
+  printf '%s\n' "$text" >&2; exit 2
 }
 die() { echo "score_reports: $*" >&2; exit 2; }
 

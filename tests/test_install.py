@@ -120,6 +120,11 @@ def test_a_fresh_install_carries_the_plugin(mode, checkout, tmp_path):
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert dry.stdout.count('--- # seed') == 3 and 'phybench' in dry.stdout
 
+    listed = run(python, 'evalscope-phys', 'demo', '--print-paths', cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr[-3000:]
+    printed = [Path(line.split(': ', 1)[1].strip()) for line in listed.stdout.splitlines()]
+    assert printed and all(path.exists() for path in printed), listed.stdout
+
     if shutil.which('jq'):
         table = run(python, 'evalscope-phys', 'score-reports', str(tmp_path / 'run'), cwd=tmp_path)
         assert table.returncode == 0, table.stderr

@@ -51,3 +51,33 @@ def test_appender_from_many_threads_writes_whole_lines(tmp_path):
     with JsonlAppender(path) as out, ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda i: out.append({'i': i, 'pad': 'x' * 10000}), range(200)))
     assert sorted(r['i'] for r in read_records(path)) == list(range(200))
+
+
+def test_a_symlinked_file_is_never_opened_for_writing(tmp_path):
+    from evalscope_phys.jsonl import JsonlAppender, repair_torn_tail
+    from evalscope_phys.safe_paths import UnsafePathError
+
+    outside = tmp_path / 'outside.jsonl'
+    outside.write_bytes(b'{"a": 1}\n{"b": 2, "to')
+    link = tmp_path / 'run' / 'cache.jsonl'
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    with pytest.raises(UnsafePathError, match='symbolic link'):
+        repair_torn_tail(link)
+    with pytest.raises(UnsafePathError, match='symbolic link'):
+        JsonlAppender(link)
+    assert outside.read_bytes() == b'{"a": 1}\n{"b": 2, "to'
+
+
+def test_evalscope_cache_writer_keeps_a_reply_with_a_lone_surrogate(tmp_path):
+    """EvalScope's prediction/review cache writer: the sample is written (escaped) instead of erroring on resume."""
+    import evalscope_phys  # noqa: F401  installs the hooks
+    from evalscope.utils.io_utils import JsonlWriter, jsonl_to_list
+
+    path = tmp_path / 'predictions.jsonl'
+    writer = JsonlWriter(str(path))
+    writer.write({'reply': 'half a pair \ud800 here', 'plain': 'é'})
+    writer.write({'reply': 'fine'})
+    writer.close()
+    assert jsonl_to_list(str(path)) == [{'reply': 'half a pair \ud800 here', 'plain': 'é'}, {'reply': 'fine'}]
+    assert 'é' in path.read_text(encoding='utf-8').splitlines()[0] or '\\u00e9' in path.read_text()

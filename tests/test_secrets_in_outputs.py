@@ -26,7 +26,9 @@ MINI = HERE / 'suite' / 'fixtures' / 'phybench_mini.json'
 REPLAY = HERE / 'suite' / 'fixtures' / 'replay_mini.jsonl'
 SECRET = 'SEKRET'
 #: sent with every model request (the Authorization header carries the API key)
-HEADERS = {'api-key': f'{SECRET}-azure', 'X-Custom-Token': f'{SECRET}-token', 'X-Trace': 'visible-trace'}
+HEADERS = {'api-key': f'{SECRET}-azure', 'X-Custom-Token': f'{SECRET}-token', 'X-Trace': 'visible-trace',
+           'Ocp-Apim-Subscription-Key': f'{SECRET}-apim', 'X-Custom-Auth': f'{SECRET}-auth',
+           'X-Portkey-Virtual-Key': f'{SECRET}-portkey'}
 
 
 @pytest.fixture()
@@ -63,7 +65,7 @@ def check_requests(seen):
 
 
 def test_evalscope_eval_writes_and_logs_no_credential(tmp_path, seen_headers):
-    judge = {'strategy': 'rule', 'models': [{'model_id': 'j', 'api_url': 'http://127.0.0.1:9/v1',
+    judge = {'strategy': 'rule', 'models': [{'model_id': 'j', 'api_url': f'http://u:{SECRET}-pw@127.0.0.1:9/v1?key={SECRET}-q',
                                              'api_key': f'{SECRET}-judge',
                                              'generation_config': {'extra_headers': {'api-key': f'{SECRET}-j'}}}]}
     records = [json.loads(line) for line in REPLAY.read_text().splitlines() if line.strip()]
@@ -100,5 +102,6 @@ def test_suite_run_writes_and_logs_no_credential(tmp_path, seen_headers):
     check_requests(seen_headers)
     manifest = json.loads((work / 'suite.json').read_text())
     headers = manifest['task_configs']['seed_0']['generation_config']['extra_headers']
-    assert headers == {'api-key': '***', 'X-Custom-Token': '***', 'X-Trace': 'visible-trace'}
+    assert headers == {'api-key': '***', 'X-Custom-Token': '***', 'X-Trace': 'visible-trace',
+                       'Ocp-Apim-Subscription-Key': '***', 'X-Custom-Auth': '***', 'X-Portkey-Virtual-Key': '***'}
     assert leaks(work, run.stdout, run.stderr) == []

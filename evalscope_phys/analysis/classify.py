@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, conversation
+from evalscope_phys.llm.untrusted import addresses_grader
 
-from .contract import (ERROR, PROMPT_PATH, UNPARSEABLE, ContractError, Judgement, correction, load_prompt,
+from .contract import (ERROR, PROMPT_PATH, UNCLEAR, UNPARSEABLE, ContractError, Judgement, correction, load_prompt,
                        parse_judgement, quote_in_step, render_prompt)
 from .reviews import WrongSample
 from .steps import solution_steps
@@ -79,6 +80,10 @@ def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: Jso
         prompt = render_prompt(template, problem=sample.problem, reference_solution=sample.reference_solution,
                                reference_answer=sample.reference_answer, steps=steps,
                                scorer_note=sample.scorer_note())
+        injected = addresses_grader(sample.solution)
+        if injected:  # a solution that instructs its grader is not sent: the judge could be steered
+            return Outcome(sample, UNCLEAR, reason=f'the solution addresses its grader ({injected[:80]!r}); '
+                           'not sent to the judge', steps=steps)
         key = call_key(settings.model, prompt)
         row = cache.get(key)
         if row is not None:

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from evalscope_phys.llm import JsonlCache
+from evalscope_phys.safe_paths import UnsafePathError, inside_root, writable_file
 from evalscope_phys.suite.results import RunDirError
 
 from .classify import JudgeSettings, Outcome, classify
@@ -76,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
         samples = [s for s in scan.wrong if s.model == model][:args.limit]
         if not samples:
             continue
-        cache = JsonlCache(out / model / f'{args.dataset}.jsonl')
+        try:  # a symlinked error_analysis/, model folder or cache file may lead outside the run: refused
+            cache = JsonlCache(inside_root(out / model / f'{args.dataset}.jsonl', args.run_dir))
+        except UnsafePathError as exc:
+            print(f'error-analysis: {exc}', file=sys.stderr)
+            return 2
         if cache.dropped:
             print(f'[error-analysis] {cache.path}: dropped {cache.dropped} unreadable line(s) (a torn write); '
                   'those samples are asked again', file=sys.stderr)
@@ -91,6 +96,13 @@ def run(args: argparse.Namespace) -> int:
         calls += stats.calls
         failed += stats.errors
     rows = share_rows(outcomes)
+    try:
+        inside_root(out, args.run_dir)
+        for suffix in ('md', 'tsv', 'png'):
+            writable_file(out / f'{args.dataset}.{suffix}', args.run_dir)
+    except UnsafePathError as exc:
+        print(f'error-analysis: {exc}', file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     report = markdown_report(scan, outcomes, rows, args.judge_model, args.limit)
     (out / f'{args.dataset}.md').write_text(report, encoding='utf-8')

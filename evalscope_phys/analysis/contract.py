@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from evalscope_phys.llm import json_objects
+from evalscope_phys.llm.untrusted import data_block, neutralise
 
 from .steps import numbered
 
@@ -59,18 +60,23 @@ def load_prompt(path: Path = PROMPT_PATH) -> str:
 
 def render_prompt(template: str, *, problem: str, reference_solution: Optional[str], reference_answer: str,
                   steps: Sequence[str], scorer_note: str) -> str:
-    """The prompt for one sample (``str.replace``, not ``format``: the texts are full of LaTeX braces)."""
+    """The prompt for one sample (``str.replace``, not ``format``: the texts are full of LaTeX braces).
+
+    Every text is an untrusted data block (:mod:`evalscope_phys.llm.untrusted`): delimited, role markers
+    and fences neutralised, capped (the steps at three times a field's cap).
+    """
     values = {
-        '{problem}': problem,
-        '{reference_solution}': (reference_solution or '').strip() or NO_REFERENCE_SOLUTION,
-        '{reference_answer}': reference_answer,
-        '{steps}': numbered(list(steps)) or '(the model gave no solution)',
+        '{problem}': data_block('problem', problem, MAX_FIELD_CHARS),
+        '{reference_solution}': data_block('reference_solution', reference_solution, MAX_FIELD_CHARS,
+                                           empty=NO_REFERENCE_SOLUTION),
+        '{reference_answer}': data_block('reference_answer', reference_answer, MAX_FIELD_CHARS),
+        '{steps}': data_block('model_solution', numbered([neutralise(s) for s in steps]), MAX_FIELD_CHARS * 3,
+                              empty='(the model gave no solution)'),
         '{scorer_note}': scorer_note,
     }
     # one pass over the template, so a placeholder-like string inside a text is never substituted
     pattern = re.compile('|'.join(re.escape(p) for p in PLACEHOLDERS))
-    return pattern.sub(lambda m: values[m.group(0)][:MAX_FIELD_CHARS * (3 if m.group(0) == '{steps}' else 1)],
-                       template)
+    return pattern.sub(lambda m: values[m.group(0)], template)
 
 
 def normalise_label(value: Any) -> Optional[str]:

@@ -72,7 +72,7 @@ def tsv(rows: Sequence[ShareRow]) -> str:
 
 
 def markdown_table(rows: Sequence[ShareRow]) -> str:
-    """``count (share)`` per class; the table the README shows."""
+    """``count (share)`` per class; the table docs/error-analysis.md shows."""
     head = ['model', 'group', 'judged', *LABELS, 'errors']
     lines = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * 2 + '---:|' * (len(head) - 2)]
     for row in rows:

@@ -143,6 +143,20 @@ def item_text(row: Dict[str, Any], fields: Sequence[str]) -> str:
     return '\n\n'.join(t for t in (field_text(row.get(f)) for f in fields) if t)
 
 
+def check_text_fields(path: Path, index: int, row: Dict[str, Any], fields: Sequence[str]) -> None:
+    """Refuse a record that holds none of ``fields`` but has text under another name.
+
+    Why: read as empty text, such a record matched nothing and an exact copy of an eval item stayed
+    in the "clean" pool.
+    """
+    if any(row.get(f) is not None for f in fields):
+        return
+    others = sorted(k for k, v in row.items() if isinstance(v, str) and v.strip())
+    if others:
+        raise CorpusError(f'{path}: record {index} has none of the text fields {list(fields)} but has text under '
+                          f'{others[:8]}; name the field(s) with --pool-fields/--eval-fields')
+
+
 def resolve_text_fields(path: Path, rows: Sequence[Dict[str, Any]], fields: Sequence[str]) -> Tuple[str, ...]:
     """The requested fields, or the first of :data:`AUTO_TEXT_FIELDS` present when none are given."""
     present = set().union(*(row.keys() for row in rows)) if rows else set()
@@ -185,6 +199,8 @@ def load_corpus(path: Path | str, text_fields: Sequence[str] = (), id_field: Opt
     rows = read_records(path)
     fields = resolve_text_fields(path, rows, text_fields)
     ids = _resolve_ids(path, rows, id_field)
+    for i, row in enumerate(rows):
+        check_text_fields(path, i, row, fields)
     items = tuple(Item(id=ids[i], text=item_text(row, fields), row=i) for i, row in enumerate(rows))
     return Corpus(name=name or path.stem, path=path, items=items, records=tuple(rows), text_fields=fields)
 

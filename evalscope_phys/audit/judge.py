@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, json_objects
+from evalscope_phys.llm.untrusted import data_block
 
 
 NEAR_DUPLICATE = 'near_duplicate'
@@ -63,9 +64,14 @@ def load_prompt(path: Path = PROMPT_PATH) -> str:
 
 
 def render_prompt(template: str, eval_text: str, pool_text: str) -> str:
-    # str.replace, not str.format: problem texts are full of LaTeX braces.
-    return (template.replace('{eval_text}', eval_text[:_MAX_TEXT_CHARS])
-            .replace('{pool_text}', pool_text[:_MAX_TEXT_CHARS]))
+    """The prompt for one pair: each problem an untrusted data block, placeholders filled in one pass.
+
+    Not ``str.format``: problem texts are full of LaTeX braces; one pass, so a text holding
+    ``{pool_text}`` is never substituted. Pool rows come from a crawl anyone could have written.
+    """
+    values = {'{eval_text}': data_block('eval_problem', eval_text, _MAX_TEXT_CHARS, keep='start'),
+              '{pool_text}': data_block('pool_problem', pool_text, _MAX_TEXT_CHARS, keep='start')}
+    return re.sub(r'\{eval_text\}|\{pool_text\}', lambda m: values[m.group(0)], template)
 
 
 _LABEL_LINE = re.compile(r'^\s*\**label\**\s*[:=]\s*\**\s*([a-z_ ]+?)\s*\**\s*$', re.IGNORECASE | re.MULTILINE)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
-from .corpus import CorpusError, item_text, read_records
+from .corpus import CorpusError, check_text_fields, item_text, read_records
 
 DEFAULT_BLOCK_ROWS = 50_000
 _PLAN_VERSION = 1  # bump when block boundaries or text extraction change: old resume state is then ignored
@@ -104,7 +104,10 @@ def _parquet_blocks(path: Path, block_rows: int) -> Iterator[Block]:
 def _texts_to_parquet(source: Path, fields: Sequence[str], target: Path, block_rows: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
-    texts = [item_text(row, fields) for row in read_records(source)]
+    rows = read_records(source)
+    for i, row in enumerate(rows):
+        check_text_fields(source, i, row, fields)
+    texts = [item_text(row, fields) for row in rows]
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + '.tmp')
     pq.write_table(pa.table({'text': pa.array(texts, pa.string())}), tmp, row_group_size=block_rows)
@@ -157,6 +160,9 @@ def read_block_texts(plan: PoolPlan, block: Block) -> List[str]:
     if len(rows) != block.rows:
         raise CorpusError(f'{plan.source}: block {block.index} has {len(rows)} rows, planned {block.rows}: '
                           'the file changed while the audit ran; start again')
+    if plan.kind != 'parquet':  # a Parquet file has one schema: every row has the columns
+        for i, row in enumerate(rows):
+            check_text_fields(plan.source, block.start + i, row, plan.fields)
     return [item_text(row, plan.fields) for row in rows]
 
 

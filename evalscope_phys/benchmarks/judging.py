@@ -47,20 +47,23 @@ and :meth:`RulesFirstJudgeMixin.judge_resolve`. The prompt is ``judge_prompt.txt
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Tuple, Union
 
 from evalscope.api.judge import CaseVerdict, JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
-from evalscope.api.judge.contracts import OutputContract
+from evalscope.api.judge.contracts import OutputContract, ParseResult
 from evalscope.api.messages import ChatMessageUser
 from evalscope.api.metric import Score
 from evalscope.constants import JudgeStrategy, ScoreStatus, ScoringPolicy
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.judge_cost import judge_usage
+from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
+from evalscope_phys.scoring.extract import extract_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 from evalscope_phys.scoring.routing import (  # noqa: F401 (is_text_answer, undecided_reason: adapters import them here)
     DEFAULT_SCOPE, check_scope, is_text_answer, needs_judge, rule_decision, undecided_reason)
@@ -72,8 +75,11 @@ JUDGE_RULE_AGREEMENT = 'judge_rule_agreement'
 #: the decision of a case whose judge call failed (see the module docstring)
 FAILED = 'failed'
 JUDGE_PROMPT_FILE = Path(__file__).with_name('judge_prompt.txt')
-#: the judge sees at most this much of an answer (its end, where the result is)
-MAX_JUDGED_ANSWER_CHARS = 4000
+#: the judge sees at most this much of an answer (its end, where the result is); only the extracted answer goes
+MAX_JUDGED_ANSWER_CHARS = 2000
+#: and at most this much of the problem and of the reference
+MAX_JUDGED_QUESTION_CHARS = 8000
+MAX_JUDGED_REFERENCE_CHARS = 2000
 Decision = Union[bool, None, str]
 """The judge's decision on one answer: True equivalent, False not, None cannot judge, FAILED no reply."""
 Pending = Mapping[str, Tuple[str, str]]
@@ -82,16 +88,42 @@ Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
 """(rule score, judge decisions by case key) -> final metric values."""
 Answers = Mapping[str, Tuple[Mapping[str, Any], str, str]]
 """Answers to route: case key -> (engine verdict as a dict, reference, answer text)."""
+#: the routing reason of an answer that instructs its grader: refused by rule, never judged
+ADDRESSES_GRADER = 'addresses_grader'
 
 
 class EquivalenceVerdict(BaseModel):
     """The judge's reply for one answer."""
 
+    case: str = Field('', description='the case id given above, copied exactly')
     reasoning: str = ''
     verdict: Literal['equivalent', 'not_equivalent', 'cannot_judge']
 
 
+class CaseContract(OutputContract):
+    """The equivalence contract for one case: a reply that echoes another case's id is a failed call.
+
+    Why: a judge that answers the previous question (a mixed-up batch, a stale cache) would otherwise
+    pass unnoticed. A reply without the id is accepted (recorded replies and small judges omit it).
+    """
+
+    case_id: str
+
+    def parse(self, response: str) -> ParseResult:
+        result = super().parse(response)
+        if result.ok and result.value.case and result.value.case.strip() != self.case_id:
+            return ParseResult.failure(f'reply is for another case ({result.value.case.strip()[:40]!r}, '
+                                       f'asked {self.case_id!r})')
+        return result
+
+
 EQUIVALENCE_CONTRACT = OutputContract(schema_model=EquivalenceVerdict)
+
+
+def case_tag(question: str, reference: str, answer: str) -> str:
+    """A short id of one judge case (problem, reference, answer), echoed back by the judge."""
+    digest = hashlib.sha256('\x00'.join((question or '', reference or '', answer or '')).encode('utf-8', 'replace'))
+    return 'c' + digest.hexdigest()[:10]
 
 
 @lru_cache(maxsize=1)
@@ -99,11 +131,16 @@ def _prompt_template() -> str:
     return JUDGE_PROMPT_FILE.read_text(encoding='utf-8')
 
 
-def judge_prompt(question: str, reference: str, answer: str) -> str:
-    """The judge prompt for one answer; placeholders are filled once, so braces in answers are safe."""
-    values = {'question': question.strip(), 'reference': reference.strip(),
-              'answer': (answer or '').strip()[-MAX_JUDGED_ANSWER_CHARS:] or '(no answer)'}
-    return re.sub(r'\{(question|reference|answer)\}', lambda m: values[m.group(1)], _prompt_template())
+def judge_prompt(question: str, reference: str, answer: str, case: Optional[str] = None) -> str:
+    """The judge prompt for one answer: every field an untrusted data block (:mod:`evalscope_phys.llm.untrusted`).
+
+    Placeholders are filled once, so braces in answers are safe.
+    """
+    values = {'preamble': PREAMBLE, 'case': case or case_tag(question, reference, answer),
+              'question': data_block('problem', question, MAX_JUDGED_QUESTION_CHARS),
+              'reference': data_block('reference', reference, MAX_JUDGED_REFERENCE_CHARS),
+              'answer': data_block('candidate_answer', answer, MAX_JUDGED_ANSWER_CHARS, empty='(no answer)')}
+    return re.sub(r'\{(preamble|case|question|reference|answer)\}', lambda m: values[m.group(1)], _prompt_template())
 
 
 def resolve_single(rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
@@ -156,6 +193,13 @@ def record_routes(rule_score: Score, routes: Mapping[str, Tuple[bool, str]]) -> 
                                                                             routes.items())
 
 
+def refuse_grader_address(flag: bool, why: str, answer: Optional[str]) -> Tuple[bool, str]:
+    """A routing decision, with an answer that instructs its grader kept from the judge (refused by rule)."""
+    if flag and addresses_grader(answer):
+        return False, ADDRESSES_GRADER
+    return flag, why
+
+
 def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOPE) -> Dict[str, Tuple[str, str]]:
     """Decide (:func:`~evalscope_phys.scoring.routing.needs_judge`) and record which answers the judge sees.
 
@@ -163,7 +207,7 @@ def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOP
     """
     routes, pending = {}, {}
     for key, (verdict, reference, answer) in answers.items():
-        flag, why = needs_judge(verdict, reference, scope)
+        flag, why = refuse_grader_address(*needs_judge(verdict, reference, scope), answer)
         if isinstance(verdict, dict):
             verdict.update(needs_judge=flag, judge_reason=why)
         routes[key] = (flag, why)
@@ -193,11 +237,14 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
         decided.value = {**decided.value, JUDGED: 0.0, CANNOT_JUDGE: 0.0, JUDGE_FAILED: 0.0}
         return JudgeDefinition.skip(decided, reason='rule_decided')
 
-    cases = [JudgeCase(case_id=key, output_contract=EQUIVALENCE_CONTRACT, metadata={'reference': ref, 'answer': ans})
-             for key, (ref, ans) in pending.items()]
+    cases = []
+    for key, (ref, ans) in pending.items():
+        tag = case_tag(question, ref, ans)
+        cases.append(JudgeCase(case_id=key, output_contract=CaseContract(schema_model=EquivalenceVerdict, case_id=tag),
+                               metadata={'reference': ref, 'answer': ans, 'case': tag}))
 
     def request(case, placement, completed, context) -> JudgeRequest:
-        prompt = judge_prompt(question, case.metadata['reference'], case.metadata['answer'])
+        prompt = judge_prompt(question, case.metadata['reference'], case.metadata['answer'], case.metadata['case'])
         return JudgeRequest(messages=[ChatMessageUser(content=prompt + case.output_contract.instruction())])
 
     def reduce(verdicts, context) -> ReducedVerdict:
@@ -266,7 +313,9 @@ class RulesFirstJudgeMixin:
         if not isinstance(verdict, dict):
             record_routes(rule_score, {'answer': (False, 'no_verdict')})
             return {}
-        answer = verdict.get('extracted') or context.filtered_prediction or context.original_prediction
+        answer = verdict.get('extracted')
+        if answer is None:  # unscored (timeout, too large): the located answer, never the reply's prose
+            answer = extract_answer(context.filtered_prediction or context.original_prediction or '').text
         return route_answers(rule_score, {'answer': (verdict, context.reference, answer)}, self.judge_scope)
 
     def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:

@@ -56,6 +56,7 @@ from evalscope_phys.benchmarks.vision import (
     request_limit_param,
     resolve_image,
 )
+from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -152,11 +153,13 @@ def _rubric() -> str:
 
 
 def process_prompt(question: str, reference: str, steps: Sequence[str], solution: str) -> str:
-    """The rubric filled for one solution; placeholders are filled once, so braces in text are safe."""
-    values = {'question': question.strip(), 'reference_answer': reference.strip(),
-              'reference_steps': '\n'.join(f'{i}. {s}' for i, s in enumerate(steps, 1)),
-              'solution': (solution or '').strip()[-MAX_SOLUTION_CHARS:] or '(empty)'}
-    return re.sub(r'\{(question|reference_answer|reference_steps|solution)\}', lambda m: values[m.group(1)],
+    """The rubric filled for one solution, every text an untrusted data block; placeholders filled once."""
+    values = {'preamble': PREAMBLE, 'question': data_block('problem', question, MAX_SOLUTION_CHARS),
+              'reference_answer': data_block('reference_answer', reference, MAX_SOLUTION_CHARS),
+              'reference_steps': data_block('reference_steps', '\n'.join(f'{i}. {s}' for i, s in enumerate(steps, 1)),
+                                            MAX_SOLUTION_CHARS),
+              'solution': data_block('solution', solution, MAX_SOLUTION_CHARS)}
+    return re.sub(r'\{(preamble|question|reference_answer|reference_steps|solution)\}', lambda m: values[m.group(1)],
                   _rubric())
 
 
@@ -172,8 +175,12 @@ def process_metrics(question_type: str, points: int, correct: Optional[float],
 
 
 def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_type: str,
-                      threshold: float) -> JudgeDefinition:
-    """The rules-first answer judge plus one process case; both verdicts reduce into one score."""
+                      threshold: float, refused: Optional[str] = None) -> JudgeDefinition:
+    """The rules-first answer judge plus one process case; both verdicts reduce into one score.
+
+    ``refused`` (the words of a solution that instructs its grader) makes the process 0 points by
+    rule, whatever the judge replies.
+    """
     base_score = answer_judge.immediate_score  # set when the rules decided the answer
     cases = [*answer_judge.cases, JudgeCase(case_id=PROCESS_CASE, output_contract=PROCESS_CONTRACT)]
 
@@ -191,7 +198,10 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
             reduced = answer_judge.reduce_verdicts(answers, context)
         value = dict(reduced.value)
         metadata = dict(reduced.metadata or {})
-        if is_failed(process):  # no grade: process and mastery stay absent, never 0
+        if refused:  # the solution addresses its grader: 0 points by rule
+            value.update(process_metrics(question_type, 0, value.get(LENIENT), threshold))
+            metadata.update(process_points=0, process_reasoning=f'the solution addresses its grader ({refused[:80]!r})')
+        elif is_failed(process):  # no grade: process and mastery stay absent, never 0
             metadata['process_points'] = None
         else:
             value.update(process_metrics(question_type, process.value.score, value.get(LENIENT), threshold))
@@ -314,4 +324,4 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
                                 metadata.get('reasoning_chain') or [], context.original_prediction)
         threshold = float(self.extra_params.get('mastery_threshold', MASTERY_THRESHOLD))
         return with_process_case(answer_judge, prompt=prompt, question_type=metadata.get('question_type', OBJECTIVE),
-                                 threshold=threshold)
+                                 threshold=threshold, refused=addresses_grader(context.original_prediction))

@@ -16,7 +16,8 @@ from evalscope.constants import ScoreStatus, Tags
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, \
     records_dataset
-from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, record_routes
+from evalscope_phys.benchmarks.judging import (FAILED, Decision, RulesFirstJudgeMixin, record_routes,
+                                               refuse_grader_address)
 from evalscope_phys.scoring.routing import needs_judge
 from evalscope_phys.benchmarks.multipart import score_parts
 from evalscope_phys.scoring.metrics import ANSWER, LENIENT, LENIENT_ALL, PARTIAL, SCORED, STRICT, STRICT_ALL
@@ -247,6 +248,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             flag, why = needs_judge(sub, ref, self.judge_scope)
             if not flag and labelled and sub.get('reason') == 'count_mismatch':
                 flag, why = True, 'multi_part_answer'  # a labelled part offering several values: which one?
+            flag, why = refuse_grader_address(flag, why, sub.get('extracted') or '')
             sub.update(needs_judge=flag, judge_reason=why)
             routes[key] = (flag, why)
             if flag:

@@ -1,6 +1,6 @@
 """One PhysOlym record -> one normalised problem, from either of the two layouts it comes in.
 
-**Our schema** (documented in the README): ``id``, ``problem``, ``answer`` (a short LaTeX answer or a
+**Our schema** (documented in docs/benchmarks/physolym.md): ``id``, ``problem``, ``answer`` (a short LaTeX answer or a
 list), ``unit``, ``tolerance``, ``answer_type``, ``difficulty``, ``language``, ``pair_id``, ``source``,
 ``images``.
 

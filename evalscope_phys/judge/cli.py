@@ -16,7 +16,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from evalscope_phys.suite.config import ENV_JUDGE_API_KEY, ENV_JUDGE_API_URL, ENV_JUDGE_MODEL
 
@@ -24,6 +24,8 @@ from .selftest import DEFAULT_PAIRS, DEFAULT_REFERENCE_FILES, SelfTestError
 
 #: what a judge request may take here before it counts as failed (the self-test must not hang)
 REQUEST_TIMEOUT = 120.0
+#: the whole self-test's bound (seconds): a hanging judge costs this, not a request timeout per pair
+DEFAULT_DEADLINE = 600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         '(default: the package sample problems)')
     parser.add_argument('--seed', type=int, default=0, help='which references make which pairs')
     parser.add_argument('--workers', type=int, default=4, help='judge requests in flight')
+    parser.add_argument('--deadline', type=float, default=DEFAULT_DEADLINE, metavar='SECONDS',
+                        help=f'bound on the whole self-test; pairs not judged by then count as failed calls '
+                             f'(default {DEFAULT_DEADLINE:g})')
     parser.add_argument('--min', type=float, default=None, help='exit 1 when the score is below this (e.g. 0.95)')
     parser.add_argument('--json', metavar='OUT', help='write the result (with every wrong pair) here')
 
@@ -58,7 +63,7 @@ def judge_from_args(args: argparse.Namespace) -> Dict[str, Any]:
 
 
 def selftest(config: Dict[str, Any], n: int = DEFAULT_PAIRS, references=None, seed: int = 0, workers: int = 4,
-             progress: bool = True):
+             progress: bool = True, deadline: Optional[float] = DEFAULT_DEADLINE):
     """Build the pairs and ask the panel of ``config``; returns a :class:`~.selftest.SelfTestResult`."""
     from .panel import build_panel
     from .selftest import build_pairs, read_references, run_selftest
@@ -66,14 +71,16 @@ def selftest(config: Dict[str, Any], n: int = DEFAULT_PAIRS, references=None, se
     pairs = build_pairs(refs, n, seed)
     logging.getLogger('httpx').setLevel(logging.WARNING)
     logging.getLogger('httpx2').setLevel(logging.WARNING)
-    return run_selftest(build_panel(config), pairs, workers=workers, progress=progress)
+    return run_selftest(build_panel(config), pairs, workers=workers, progress=progress, deadline=deadline)
 
 
 def run(args: argparse.Namespace) -> int:
     from .selftest import format_result
     try:
         config = judge_from_args(args)
-        result = selftest(config, args.n, args.references, args.seed, args.workers)
+        if args.deadline is not None and not args.deadline > 0:
+            raise SelfTestError('--deadline must be a positive number of seconds')
+        result = selftest(config, args.n, args.references, args.seed, args.workers, deadline=args.deadline)
     except (SelfTestError, ValueError) as exc:
         print(f'evalscope-phys judge-selftest: {exc}', file=sys.stderr)
         return 2

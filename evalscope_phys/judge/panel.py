@@ -9,8 +9,10 @@ work as in a run.
 """
 from __future__ import annotations
 
+import queue
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
@@ -107,25 +109,59 @@ def judge_pair(panel: JudgeExecutor, pair: JudgePair) -> PairJudgement:
 
 
 def judge_pairs(panel: JudgeExecutor, pairs: Sequence[JudgePair], workers: int = DEFAULT_WORKERS,
-                progress: bool = True) -> List[PairJudgement]:
-    """Judge every pair (``workers`` at a time), in input order, with a progress bar on stderr."""
+                progress: bool = True, deadline: Optional[float] = None) -> List[PairJudgement]:
+    """Judge every pair (``workers`` at a time), in input order, with a progress bar on stderr.
+
+    ``deadline`` (seconds) bounds the whole run: pairs not judged by then are failed calls
+    (``overall deadline``), so a hanging judge costs at most that long, not a request timeout per pair.
+    Workers are daemon threads, so a call still hanging at the deadline does not hold the process.
+    """
     bar = None
     if progress and pairs:
         from tqdm import tqdm
         bar = tqdm(total=len(pairs), unit='pair', desc='judge', file=sys.stderr, dynamic_ncols=True)
+    results: List[Optional[PairJudgement]] = [None] * len(pairs)
+    todo: 'queue.Queue[int]' = queue.Queue()
+    for index in range(len(pairs)):
+        todo.put(index)
+    done = threading.Semaphore(0)
+    lock = threading.Lock()
 
-    def one(pair: JudgePair) -> PairJudgement:
-        result = judge_pair(panel, pair)
-        if bar is not None:
-            bar.update(1)
-        return result
+    def work() -> None:
+        while True:
+            try:
+                index = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                result = judge_pair(panel, pairs[index])
+            except Exception as exc:  # one pair's crash is that pair's failed call
+                result = PairJudgement(key=pairs[index].key, decision=None, failed=True,
+                                       error=f'{type(exc).__name__}: {exc}')
+            with lock:
+                results[index] = result
+            if bar is not None:
+                bar.update(1)
+            done.release()
 
+    threads = [threading.Thread(target=work, daemon=True, name=f'judge-pair-{k}')
+               for k in range(min(max(1, workers), max(1, len(pairs))))]
+    for thread in threads:
+        thread.start()
+    end = None if deadline is None else time.monotonic() + max(0.0, deadline)
     try:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            return list(pool.map(one, pairs))
+        for _ in pairs:
+            remaining = None if end is None else max(0.0, end - time.monotonic())
+            if not done.acquire(timeout=remaining):
+                break
     finally:
         if bar is not None:
             bar.close()
+    with lock:
+        return [result if result is not None else
+                PairJudgement(key=pair.key, decision=None, failed=True,
+                              error=f'overall deadline of {deadline:g}s reached before this pair was judged')
+                for pair, result in zip(pairs, results)]
 
 
 def total_usage(judgements: Sequence[PairJudgement]) -> Dict[str, int]:

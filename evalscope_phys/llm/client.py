@@ -71,7 +71,7 @@ class ChatClient:
                     break
             except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as exc:
                 last = f'{type(exc).__name__}: {exc}'
-            except (json.JSONDecodeError, KeyError, IndexError, TypeError) as exc:
+            except (ValueError, KeyError, IndexError, TypeError) as exc:  # incl. a body that is not UTF-8
                 last = f'malformed response body ({type(exc).__name__})'
         raise ChatError(f'judge call failed after {attempt + 1} attempt(s): {last}')
 

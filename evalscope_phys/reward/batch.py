@@ -5,26 +5,41 @@ same answer. Identical (response, reference, unit, tolerance) items are scored o
 responses with the same final answer hit the engine's verdict cache. The distinct ones fan out over
 threads so every scoring worker process stays busy while this process does the string work
 (extraction, unit lookup) of the next ones; the engine's hard per-answer deadline still holds for
-each of them, and waiting for a free worker is not charged to it.
+each of them (from the moment a worker takes it), and waiting for a free worker is not charged to it.
 """
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Hashable, List, Optional, Sequence
 
-from evalscope_phys.reward.score import (DEFAULT_TIMEOUT, Reference, Reward, check_options, count_unscored,
-                                         score_completion)
+from evalscope_phys.reward.score import (DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT, Reference, Reward, check_options,
+                                         count_unscored, score_completion)
 
 DEFAULT_THREADS = 4
 """Callers in flight: two per scoring worker of the default 2-worker pool, so one request waits on
 each worker while another is being extracted here (measured by ``scripts/bench_reward.py``)."""
 
 
+class Rewards(List[Reward]):
+    """The rewards of a batch, in order, and how many of them could not be scored."""
+
+    @property
+    def unscored(self) -> int:
+        """Completions that earned the unscored reward (deadline, size limits, unreadable reference)."""
+        return sum(not reward.verdict.scored for reward in self)
+
+    @property
+    def unscored_share(self) -> float:
+        """``unscored / len``; 0.0 for an empty batch. Log it: a rising share means lost rewards."""
+        return self.unscored / len(self) if self else 0.0
+
+
 def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, mode: str = 'binary',
                  units: Optional[Sequence[Optional[str]]] = None,
                  tolerances: Optional[Sequence[Optional[float]]] = None, format_weight: float = 0.0,
-                 timeout: float = DEFAULT_TIMEOUT, threads: int = DEFAULT_THREADS) -> List[Reward]:
-    """One :class:`Reward` per response, in order (see :func:`batch_rewards`)."""
+                 timeout: float = DEFAULT_TIMEOUT, threads: int = DEFAULT_THREADS,
+                 max_wait: float = DEFAULT_MAX_WAIT) -> Rewards:
+    """One :class:`Reward` per response, in order, with the unscored share (see :func:`batch_rewards`)."""
     check_options(mode, format_weight)
     count = len(responses)
     _check_length('references', references, count)
@@ -42,7 +57,8 @@ def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, m
 
     def score(index: int) -> Reward:
         return score_completion(responses[index], references[index], mode=mode, unit=units[index],
-                                tolerance=tolerances[index], format_weight=format_weight, timeout=timeout)
+                                tolerance=tolerances[index], format_weight=format_weight, timeout=timeout,
+                                max_wait=max_wait)
 
     if threads == 1 or len(unique_items) <= 1:
         scored = [score(i) for i in unique_items]
@@ -53,7 +69,7 @@ def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, m
     for index, slot in enumerate(slot_of):
         if unique_items[slot] != index and not scored[slot].verdict.scored:
             count_unscored(scored[slot].verdict)  # every completion counts, repeats too
-    return [scored[slot] for slot in slot_of]
+    return Rewards(scored[slot] for slot in slot_of)
 
 
 def batch_rewards(responses: Sequence[Any], references: Sequence[Reference], *, mode: str = 'binary',

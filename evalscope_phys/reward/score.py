@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Union
@@ -27,7 +28,12 @@ UNSCORED_REWARD = 0.0
 """Reward of an unscored answer: never above a wrong one, so a policy gains nothing by producing
 answers that time out or overflow the size limits. The count is kept in :func:`unscored_counts`."""
 DEFAULT_TIMEOUT = 5.0
-"""Hard per-answer deadline (seconds) handed to the engine; a completion never costs more."""
+"""Hard per-answer budget (seconds) handed to the engine, counted from the moment a scoring worker
+takes the completion: waiting behind other completions is not charged to it."""
+DEFAULT_MAX_WAIT = 300.0
+"""Bound on one completion's whole wait (queue, a retry, another thread scoring the same text)."""
+RETRIED_REASONS = ('timeout', 'worker_crashed')
+"""Unscored verdicts tried once more with a fresh budget (a loaded machine, a killed worker)."""
 
 Reference = Union[str, Sequence[str]]
 
@@ -96,16 +102,22 @@ def reward_from_verdict(verdict: Verdict, response: Any, *, mode: str = 'binary'
 
 def score_completion(response: Any, reference: Reference, *, mode: str = 'binary', unit: Optional[str] = None,
                      tolerance: Optional[float] = None, format_weight: float = 0.0,
-                     timeout: float = DEFAULT_TIMEOUT) -> Reward:
-    """The :class:`Reward` of one completion (score and verdict); never raises on bad input."""
+                     timeout: float = DEFAULT_TIMEOUT, max_wait: float = DEFAULT_MAX_WAIT) -> Reward:
+    """The :class:`Reward` of one completion (score and verdict); never raises on bad input.
+
+    ``timeout`` is the completion's scoring budget from the moment a worker takes it; an answer
+    left unscored by it (or by a crashed worker) is tried once more with a fresh budget; ``max_wait``
+    bounds the whole call.
+    """
     check_options(mode, format_weight)
-    verdict = _verdict(response, reference, mode=mode, unit=unit, tolerance=tolerance, timeout=timeout)
+    verdict = _verdict(response, reference, mode=mode, unit=unit, tolerance=tolerance, timeout=timeout,
+                       max_wait=max_wait)
     return reward_from_verdict(verdict, response, mode=mode, format_weight=format_weight)
 
 
 def physics_reward(response: Any, reference: Reference, *, mode: str = 'binary', unit: Optional[str] = None,
                    tolerance: Optional[float] = None, format_weight: float = 0.0,
-                   timeout: float = DEFAULT_TIMEOUT) -> float:
+                   timeout: float = DEFAULT_TIMEOUT, max_wait: float = DEFAULT_MAX_WAIT) -> float:
     """Reward of one completion against its reference: 1.0/0.0 by default (strict correctness).
 
     ``unit`` is the reference's unit when the dataset keeps it apart, ``tolerance`` the lenient
@@ -113,7 +125,7 @@ def physics_reward(response: Any, reference: Reference, *, mode: str = 'binary',
     :data:`UNSCORED_REWARD` and is counted, it never raises.
     """
     return score_completion(response, reference, mode=mode, unit=unit, tolerance=tolerance,
-                            format_weight=format_weight, timeout=timeout).score
+                            format_weight=format_weight, timeout=timeout, max_wait=max_wait).score
 
 
 def unscored_counts() -> Dict[str, int]:
@@ -129,10 +141,16 @@ def reset_unscored_counts() -> None:
 
 
 def _verdict(response: Any, reference: Reference, *, mode: str, unit: Optional[str],
-             tolerance: Optional[float], timeout: float) -> Verdict:
+             tolerance: Optional[float], timeout: float, max_wait: float = DEFAULT_MAX_WAIT) -> Verdict:
+    end = time.perf_counter() + max_wait
     try:
-        return score_answer(reference, response, tolerance=tolerance, unit=unit, eed=mode == 'eed',
-                            timeout=timeout)
+        verdict = score_answer(reference, response, tolerance=tolerance, unit=unit, eed=mode == 'eed',
+                               timeout=timeout, wait=max_wait)
+        left = end - time.perf_counter()
+        if verdict.reason in RETRIED_REASONS and left > 0:
+            verdict = score_answer(reference, response, tolerance=tolerance, unit=unit, eed=mode == 'eed',
+                                   timeout=timeout, wait=left)
+        return verdict
     except Exception as exc:  # the facade never raises on bad input; anything else is our failure
         logger.exception('scoring failed; the completion earns the unscored reward')
         return Verdict(eed=None, strict=None, lenient=None, reason='error', extracted=None, seconds=0.0,

@@ -63,7 +63,7 @@ class PhysicsRewardFunc:
                                format_weight=self.format_weight, timeout=self.timeout, threads=self.threads)
         log_metric, log_extra = kwargs.get('log_metric'), kwargs.get('log_extra')
         if callable(log_metric) and count:
-            log_metric(f'{self.__name__}/unscored', sum(not r.verdict.scored for r in rewards) / count)
+            log_metric(f'{self.__name__}/unscored', rewards.unscored_share)
         if callable(log_extra):
             log_extra(f'{self.__name__}_reason', [r.verdict.reason for r in rewards])
         return [r.score for r in rewards]

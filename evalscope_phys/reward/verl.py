@@ -4,12 +4,15 @@ verl loads the file by path under another module name (``custom_module``), so ev
 absolute. Its reward managers call ``compute_score(data_source=, solution_str=, ground_truth=,
 extra_info=)`` once per response (``naive``, ``prime``, ``dapo``) or ``compute_score_batch(data_sources=,
 solution_strs=, ground_truths=, extra_infos=)`` once per step (``reward_manager=batch``), with the
-config's ``reward_kwargs`` added as keywords. A dict result is logged key by key, so every key is
+config's ``reward_kwargs`` added as keywords. The reward loop (``reward_model.use_reward_loop``) awaits
+a coroutine function directly (``compute_score_async``, adding ``reward_router_address`` and
+``reward_model_tokenizer``) and runs a plain one in an executor. A dict result is logged key by key, so every key is
 present with the same type for every response. ``extra_info`` may carry the row's ``unit`` and
 ``tolerance``.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from evalscope_phys.reward.batch import DEFAULT_THREADS, batch_scores
@@ -27,6 +30,13 @@ def compute_score(data_source: Any, solution_str: str, ground_truth: Reference,
     unit, tolerance = _row_options(extra_info)
     return score_completion(solution_str, ground_truth, mode=mode, unit=unit, tolerance=tolerance,
                             format_weight=format_weight, timeout=timeout).to_dict()
+
+
+async def compute_score_async(data_source: Any, solution_str: str, ground_truth: Reference,
+                              extra_info: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> Dict[str, Any]:
+    """The reward loop's async entry point: :func:`compute_score` in a thread, so the event loop
+    keeps serving other samples while this one waits for a scoring worker."""
+    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
 
 
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str],

@@ -274,7 +274,7 @@ def _eed_form(expr: sympy.Expr) -> sympy.Expr:
     """The tree EED compares: ``together`` (one fraction), not the official full ``simplify``.
 
     The official scorer runs ``simplify`` (0.1-100 s per answer); ``together`` gives the official
-    trees on most answers at a fraction of the cost (see the README's EED trade-off figures).
+    trees on most answers at a fraction of the cost (see the EED trade-off figures in docs/scoring.md).
     """
     try:
         if sympy.count_ops(expr) > EED_SIMPLIFY_MAX_OPS:

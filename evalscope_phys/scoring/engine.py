@@ -5,14 +5,19 @@ reads the model's text -- extraction included -- runs in a :mod:`.pool` worker u
 deadline per answer, so a pathological answer costs at most ``timeout`` seconds and is reported as
 unscored (``timeout``), never as a silent 0, and never freezes the caller's other threads.
 
-Results are cached by (reference, response, options): GRPO groups and pass@k samples that repeat a
-completion are scored once, and concurrent callers asking for the same key wait for the first one.
+Results are cached by a digest of (reference, response, options), within a bound in bytes: GRPO
+groups and pass@k samples that repeat a completion are scored once, and concurrent callers asking
+for the same key wait for the first one -- each within its own deadline, never the other's.
 """
 from __future__ import annotations
 
+import hashlib
+import math
 import os
 import threading
 import time
+from collections import OrderedDict
+from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
@@ -22,16 +27,30 @@ MAX_RESPONSE_CHARS = 1_000_000
 """Longer responses are refused before any work: the model's failure (``answer_too_large``)."""
 MAX_REFERENCE_CHARS = 50_000
 """Longer references are refused (unscored, ``input_too_large``): no real reference comes close."""
-CACHE_SIZE = 100_000
-"""Cached verdicts kept (a verdict is a few hundred bytes)."""
+CACHE_MAX_BYTES = 64 * 1024 * 1024
+"""Verdict cache bound (estimated bytes: the key is a 16-byte digest, never the response text)."""
+MAX_TIMEOUT = 600.0
+"""The longest a caller may let one answer be scored (seconds); larger timeouts, ``float('inf')`` included, are capped here."""
 MULTIPLE = (None, 'ordered', 'unordered')
 ANSWER_TYPES = ('NV', 'EX', 'EQ', 'IN', 'TF', 'MC')
 
 Texts = Union[str, Sequence[str]]
 
-_cache: Dict[tuple, Verdict] = {}
-_inflight: Dict[tuple, threading.Event] = {}
+_cache: 'OrderedDict[bytes, Tuple[Verdict, int]]' = OrderedDict()
+_cache_bytes = 0
+_inflight: Dict[bytes, '_Flight'] = {}
 _cache_lock = threading.Lock()
+
+
+class _Flight:
+    """A key being scored by one caller; others wait on ``done``, each within its own bound."""
+
+    __slots__ = ('done', 'started')
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.started: Optional[float] = None
+        """``time.perf_counter()`` when a worker took the call (None while it is queued)."""
 
 
 # --------------------------------------------------------------------------- worker side
@@ -46,13 +65,13 @@ def _score_job(job: dict) -> dict:
     """Runs in a worker: read the reference, extract and read the answer, compare. Plain data out."""
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
-    from .extract import extract_answer, read_reference
+    from .extract import extract_answer
 
     types = job['types']
     references = []
     for index, text in enumerate(job['references']):
         answer_type = types[index] if index < len(types) else None
-        references.append(_with_labels(read_reference(text, answer_type), job['units'], job['tolerances'], index))
+        references.append(_with_labels(_reference(text, answer_type), job['units'], job['tolerances'], index))
     if len(references) == 1 and not job['several']:
         reference = references[0]
     else:
@@ -76,6 +95,26 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+REFERENCE_CACHE_SIZE = 1024
+"""References read in this worker, kept for the next answer to the same question (read once)."""
+REFERENCE_CACHE_MAX_CHARS = 4096
+"""Longer references are read each time, so the cache stays under ~4 MB of text."""
+
+
+def _reference(text: str, answer_type: Optional[str]):
+    """``read_reference``, cached per worker: every answer to a question reuses its reading."""
+    if len(text) > REFERENCE_CACHE_MAX_CHARS:
+        from .extract import read_reference
+        return read_reference(text, answer_type)
+    return _reference_cached(text, answer_type)
+
+
+@lru_cache(maxsize=REFERENCE_CACHE_SIZE)
+def _reference_cached(text: str, answer_type: Optional[str]):
+    from .extract import read_reference
+    return read_reference(text, answer_type)
 
 
 def _same_text(reference: str, located: str) -> bool:
@@ -209,7 +248,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  tolerance: Union[None, float, Sequence[Optional[float]]] = None,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
-                 timeout: Optional[float] = 5.0) -> Verdict:
+                 timeout: Optional[float] = 5.0, wait: Optional[float] = None) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
@@ -218,9 +257,18 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``unit`` the reference's unit when the dataset keeps it apart (a bare number is then the
     expected form), ``answer_type`` the dataset's type code(s) (``NV``, ``EX``, ``EQ``, ``IN``,
     ``TF``, ``MC``); the last three may be lists, one entry per reference part. ``timeout`` bounds
-    the whole call (``None`` runs inline with no deadline: debugging only). Safe from many threads.
+    the whole call, at most :data:`MAX_TIMEOUT` (``float('inf')`` means that cap; ``None`` runs inline
+    with no deadline: debugging only; zero, negative or NaN is an ``error`` verdict). With ``wait``,
+    ``timeout`` is the answer's own budget, counted from the moment a worker takes it, and ``wait``
+    bounds the whole call (queue included): an answer queued behind slow ones keeps its budget.
+    A caller waiting for another thread scoring the same text waits at most its own budget from
+    when that work started. Safe from many threads.
     """
     started = time.perf_counter()
+    if timeout is not None:
+        if not isinstance(timeout, (int, float)) or math.isnan(timeout) or timeout <= 0:
+            return _unscored('error', started, f'timeout must be a positive number of seconds or None, got {timeout!r}')
+        timeout = min(float(timeout), MAX_TIMEOUT)  # float('inf') and huge values mean "the longest we allow"
     references = _texts(reference)
     if references is None or not references or not any(r.strip() for r in references):
         return _unscored('unparseable_reference', started, f'no reference text ({type(reference).__name__})')
@@ -244,17 +292,34 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     }
     if len(tolerances) == 1:
         job['tolerances'] = ()
-    key = tuple(sorted((k, v) for k, v in job.items()))
-    cached = _cache_get(key)
+    key = _digest(job)
+    end = _call_end(started, timeout, wait)
+    cached, flight = _cache_get(key, timeout, end)
     if cached is not None:
         return _again(cached, started)
+    if flight is None:  # another caller's work on this text has outlasted this call's budget
+        return _unscored('timeout', started, 'timeout: the same text, scored by another caller, '
+                         'took longer than this call\'s budget')
     try:
-        verdict = _run(job, started, timeout)
+        verdict = _run(job, started, timeout, wait, flight)
         if verdict.reason not in ('timeout', 'worker_crashed', 'error'):
             _cache_put(key, verdict)
     finally:
         _cache_release(key)
     return verdict
+
+
+def _digest(job: dict) -> bytes:
+    """The cache key: a digest of the job (reference, response, options), 16 bytes whatever its size."""
+    text = repr(sorted(job.items()))
+    return hashlib.blake2b(text.encode('utf-8', 'surrogatepass'), digest_size=16).digest()
+
+
+def _call_end(started: float, timeout: Optional[float], wait: Optional[float]) -> Optional[float]:
+    """When the whole call must be over (``perf_counter``), None for no bound."""
+    if timeout is None:
+        return None
+    return started + (wait if wait is not None else timeout)
 
 
 def _again(verdict: Verdict, started: float) -> Verdict:
@@ -268,9 +333,23 @@ def _from_data(data: dict, seconds: float) -> Verdict:
                    detail=data.get('detail', ''), parts=tuple(_from_data(p, 0.0) for p in data.get('parts', ())))
 
 
-def _run(job: dict, started: float, timeout: Optional[float]) -> Verdict:
-    remaining = None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
-    result = pool.run_limited(_score_job, job, timeout=remaining)
+def _run(job: dict, started: float, timeout: Optional[float], wait: Optional[float] = None,
+         flight: Optional[_Flight] = None) -> Verdict:
+    def on_start() -> None:
+        if flight is not None:
+            with _flight_changed:
+                flight.started = time.perf_counter()
+                _flight_changed.notify_all()
+
+    if timeout is None:
+        on_start()
+        result = pool.run_limited(_score_job, job, timeout=None)
+    elif wait is None:
+        remaining = max(0.05, timeout - (time.perf_counter() - started))
+        result = pool.run_limited(_score_job, job, timeout=remaining, on_start=on_start)
+    else:
+        remaining_wait = max(0.05, wait - (time.perf_counter() - started))
+        result = pool.run_limited(_score_job, job, timeout=timeout, wait=remaining_wait, on_start=on_start)
     if not result.ok:
         reason = result.reason or 'error'
         short = 'error' if reason.startswith('error') else reason
@@ -278,30 +357,70 @@ def _run(job: dict, started: float, timeout: Optional[float]) -> Verdict:
     return _from_data(result.value, time.perf_counter() - started)
 
 
-def _cache_get(key: tuple) -> Optional[Verdict]:
+_flight_changed = threading.Condition(threading.Lock())
+"""Notified when an in-flight key's work starts or ends, so its waiters recompute their bound."""
+
+
+def _cache_get(key: bytes, timeout: Optional[float], end: Optional[float]
+               ) -> Tuple[Optional[Verdict], Optional[_Flight]]:
+    """(cached verdict, None), or (None, the new flight this caller owns), or (None, None) when the
+    same key scored by another caller has outlasted this caller's own bound."""
     while True:
         with _cache_lock:
-            if key in _cache:
-                return _cache[key]
-            event = _inflight.get(key)
-            if event is None:
-                _inflight[key] = threading.Event()
-                return None
-        event.wait()
+            hit = _cache.get(key)
+            if hit is not None:
+                _cache.move_to_end(key)
+                return hit[0], None
+            flight = _inflight.get(key)
+            if flight is None:
+                flight = _inflight[key] = _Flight()
+                return None, flight
+        with _flight_changed:  # started and done change under this lock: no wake-up is missed
+            while not flight.done.is_set():
+                limit = end
+                if timeout is not None and flight.started is not None:
+                    own = flight.started + timeout
+                    limit = own if limit is None else min(limit, own)
+                if limit is None:
+                    _flight_changed.wait()
+                    continue
+                remaining = limit - time.perf_counter()
+                if remaining <= 0:
+                    return None, None
+                _flight_changed.wait(remaining)
 
 
-def _cache_release(key: tuple) -> None:
+def _cache_release(key: bytes) -> None:
     with _cache_lock:
-        event = _inflight.pop(key, None)
-    if event is not None:
-        event.set()
+        flight = _inflight.pop(key, None)
+    if flight is not None:
+        with _flight_changed:
+            flight.done.set()
+            _flight_changed.notify_all()
 
 
-def _cache_put(key: tuple, verdict: Verdict) -> None:
+def _verdict_bytes(verdict: Verdict) -> int:
+    """An estimate of a cached verdict's memory: its strings and parts plus fixed overhead."""
+    return (400 + len(verdict.extracted or '') + len(verdict.detail or '') + len(verdict.reason or '')
+            + sum(_verdict_bytes(part) for part in verdict.parts))
+
+
+def _cache_put(key: bytes, verdict: Verdict) -> None:
+    global _cache_bytes
+    size = _verdict_bytes(verdict)
     with _cache_lock:
-        if len(_cache) >= CACHE_SIZE:
-            _cache.pop(next(iter(_cache)))
-        _cache[key] = verdict
+        if key in _cache:
+            return
+        _cache[key] = (verdict, size)
+        _cache_bytes += size
+        while _cache_bytes > CACHE_MAX_BYTES and _cache:
+            _cache_bytes -= _cache.popitem(last=False)[1][1]
+
+
+def cache_bytes() -> int:
+    """The verdict cache's estimated size in bytes (bounded by ``CACHE_MAX_BYTES``)."""
+    with _cache_lock:
+        return _cache_bytes
 
 
 def _reset_after_fork() -> None:
@@ -310,8 +429,9 @@ def _reset_after_fork() -> None:
     Why: a parent thread may hold the lock or be scoring a key at the moment of the fork; the child
     would wait forever on a lock or event that nobody in it will release. Finished verdicts are kept.
     """
-    global _cache_lock
+    global _cache_lock, _flight_changed
     _cache_lock = threading.Lock()
+    _flight_changed = threading.Condition(threading.Lock())
     _inflight.clear()
 
 
@@ -321,5 +441,7 @@ if hasattr(os, 'register_at_fork'):
 
 def clear_cache() -> None:
     """Forget cached verdicts (tests and benchmarks that time cold scoring)."""
+    global _cache_bytes
     with _cache_lock:
         _cache.clear()
+        _cache_bytes = 0

@@ -11,7 +11,9 @@ domain, e.g. ``\\sqrt{1 - v^2/c^2}`` with ``v > c``) the principal branches may 
 between equivalent forms, so such points are skipped rather than counted as a difference. A point
 that seems to differ by no more than its rounding could explain (its terms' magnitudes, tracked while
 evaluating) is re-evaluated with 30 digits before it counts: ``\\cosh^2 x - \\sinh^2 x`` at x = 100 is
-1, not the 1e70 of noise doubles give.
+1, not the 1e70 of noise doubles give. Points where only one side can be evaluated are counted: when
+they are many (:data:`ONE_SIDED_FACTOR`) the sample is too thin to call the two equal, and the check
+is undecided rather than an accidental match.
 """
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ MAX_CONSTANTS = 6
 """Constants bracketed per comparison (the smallest and largest first)."""
 MIN_VALID_POINTS = 4
 """Points that must be defined on both sides for the check to count."""
+ONE_SIDED_FACTOR = 2
+"""Points defined on both sides must outnumber those defined on one side only this many times over, or the
+check is undecided: ``\\sin x + \\sin^{40}(x^{40})`` cannot be evaluated exactly where it differs from ``\\sin x``
+(the narrow points are then tried too)."""
 EQUAL_RTOL = 1e-9
 """Agreement at every point closer than this counts as equivalence."""
 EVAL_DIGITS = 30
@@ -246,14 +252,15 @@ def sample(reference: sympy.Expr, answer: sympy.Expr, rtol: float) -> Optional[S
     nothing after it can change either verdict.
     """
     symbols = sorted(reference.free_symbols | answer.free_symbols, key=lambda s: s.name)
-    worst, valid = 0.0, 0
+    worst, valid, one_sided = 0.0, 0, 0
     point_sets = (sample_points(symbols, constants_of(reference, answer)), narrow_points(symbols))
     for index, points in enumerate(point_sets):
-        if index == 1 and valid >= MIN_VALID_POINTS:
+        if index == 1 and valid >= MIN_VALID_POINTS and not one_sided:
             break
         for point in points:
             fa, fb = _fast_with_scale(reference, point), _fast_with_scale(answer, point)
             if fa is None or fb is None:
+                one_sided += (fa is None) != (fb is None)
                 continue
             (a, scale_a), (b, scale_b) = fa, fb
             if _is_complex(a) and _is_complex(b):
@@ -269,6 +276,8 @@ def sample(reference: sympy.Expr, answer: sympy.Expr, rtol: float) -> Optional[S
             worst = max(worst, error)
             if worst > rtol:
                 return Sampled(worst, valid)
+    if one_sided and valid < ONE_SIDED_FACTOR * one_sided:
+        return None  # where they differ, one side cannot be evaluated: agreement elsewhere proves nothing
     return Sampled(worst, valid) if valid >= MIN_VALID_POINTS else None
 
 

@@ -180,24 +180,32 @@ class WorkerPool:
 
     # --- one call -----------------------------------------------------------------------------
 
-    def run(self, fn: Callable[..., Any], args: tuple, timeout: float) -> LimitedResult:
+    def run(self, fn: Callable[..., Any], args: tuple, timeout: float, wait: Optional[float] = None,
+            on_start: Optional[Callable[[], None]] = None) -> LimitedResult:
+        """``fn(*args)`` in a worker. ``wait=None``: ``timeout`` bounds the whole wait (queue included).
+
+        With ``wait``, ``timeout`` is the call's own budget, counted from the moment a worker takes
+        it, and ``wait`` bounds the caller's whole wait (queue and work); ``on_start`` is told when
+        the worker takes the call.
+        """
         boot_error = self._wait_for_boot()
         if boot_error is not None:
             return LimitedResult(False, reason=f'error: RuntimeError: {boot_error}')
         start = time.monotonic()
-        deadline = start + max(0.0, timeout)
+        overall = start + max(0.0, timeout if wait is None else wait)
+        deadline = overall
 
         def spent(reason: str = 'timeout') -> LimitedResult:
             return LimitedResult(False, reason=reason, seconds=time.monotonic() - start)
 
         for _ in range(self.size + 2):  # a worker found dead is replaced and the call tried again
             try:
-                worker = self._acquire(deadline)
+                worker = self._acquire(overall)
             except PoolClosedError as exc:
                 return LimitedResult(False, reason=error_reason(exc), seconds=time.monotonic() - start)
             if worker is None:
                 return spent()
-            if not worker.ready.wait(max(0.0, deadline - time.monotonic())):
+            if not worker.ready.wait(max(0.0, overall - time.monotonic())):
                 self._release(worker)  # still starting: the next caller will find it ready
                 return spent()
             if worker.failure is not None:
@@ -208,6 +216,8 @@ class WorkerPool:
                 worker.leave()
                 self._discard(worker)
                 continue
+            if wait is not None:  # the budget starts now that a worker has the call
+                deadline = min(overall, time.monotonic() + max(0.0, timeout))
             try:
                 worker.conn.send((fn, args))
             except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
@@ -217,6 +227,8 @@ class WorkerPool:
             except Exception as exc:  # fn or args cannot be pickled; nothing was sent
                 self._release(worker)
                 return LimitedResult(False, reason=error_reason(exc), seconds=time.monotonic() - start)
+            if on_start is not None:
+                on_start()
             try:
                 if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
                     worker.leave()
@@ -327,8 +339,13 @@ if hasattr(os, 'register_at_fork'):
     os.register_at_fork(after_in_child=_forget_parent_pool)
 
 
-def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = DEFAULT_TIMEOUT) -> LimitedResult:
+def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = DEFAULT_TIMEOUT,
+                wait: Optional[float] = None, on_start: Optional[Callable[[], None]] = None) -> LimitedResult:
     """Run ``fn(*args)`` in a pool worker; the caller waits at most ``timeout`` seconds in all.
+
+    With ``wait``, ``timeout`` is instead the call's budget from the moment a worker takes it, and
+    ``wait`` the bound on the whole wait (see :meth:`WorkerPool.run`): a call queued behind slow ones
+    keeps its full budget.
 
     ``fn`` and ``args`` travel by pickle, so ``fn`` must be importable (a module-level function).
     ``timeout=None`` runs ``fn`` inline in the calling thread with no deadline: exceptions are still
@@ -342,7 +359,7 @@ def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = D
         except Exception as exc:
             return LimitedResult(False, reason=error_reason(exc), seconds=time.perf_counter() - start)
         return LimitedResult(True, value=value, seconds=time.perf_counter() - start)
-    return get_pool().run(fn, args, timeout)
+    return get_pool().run(fn, args, timeout, wait, on_start)
 
 
 def add_preload(module: str) -> None:

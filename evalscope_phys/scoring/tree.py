@@ -12,6 +12,7 @@ The builder is iterative, so a deeply nested expression cannot hit Python's recu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator, List, Tuple
 
 import sympy
@@ -51,7 +52,11 @@ class ExprNode:
 
     def size(self) -> int:
         """Number of nodes (every node's insert cost is 1, so this is also the tree's weight)."""
-        return sum(1 for _ in self.postorder())
+        cached = self.__dict__.get('_size')
+        if cached is None:  # not a field: equality and hashing ignore it
+            cached = sum(1 for _ in self.postorder())
+            object.__setattr__(self, '_size', cached)
+        return cached
 
     def render(self) -> str:
         """A compact one-line form for test messages and debugging: ``Mul(2, m, Pow(l, -1))``."""
@@ -109,8 +114,30 @@ def _children_of(expr: object) -> tuple:
     return ()
 
 
+TREE_CACHE_SIZE = 1024
+"""Trees kept per process: a reference's tree is built once for all the answers scored against it."""
+
+
 def expression_tree(expr: object) -> ExprNode:
-    """Build the EED tree of ``expr`` (a SymPy object; plain tuples/lists become ``Tuple`` nodes)."""
+    """The EED tree of ``expr`` (a SymPy object; plain tuples/lists become ``Tuple`` nodes), cached.
+
+    SymPy's ``==`` is structural (``Float(0.5) != Rational(1, 2)`` since SymPy 1.13), so equal keys
+    have equal trees.
+    """
+    if isinstance(expr, sympy.Basic):
+        try:
+            return _cached_tree(expr)
+        except RecursionError:  # hashing a very deep expression: build it uncached
+            pass
+    return _build_tree(expr)
+
+
+@lru_cache(maxsize=TREE_CACHE_SIZE)
+def _cached_tree(expr: sympy.Basic) -> ExprNode:
+    return _build_tree(expr)
+
+
+def _build_tree(expr: object) -> ExprNode:
     # Post-order construction with an explicit stack: (object, children already built?).
     stack: List[Tuple[object, bool]] = [(expr, False)]
     built: List[ExprNode] = []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .faults import FAULT_KINDS, FaultSpecError, parse_faults
 from .records import ReplayError
-from .replay import DEFAULT_SLOW_SECONDS, make_server
+from .replay import DEFAULT_SLOW_SECONDS, is_loopback, make_server
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument('--replay', metavar='FILE', help='JSONL file of recorded answers')
     source.add_argument('--demo', action='store_true',
                         help="the demo's recorded answers for the bundled sample problems (see README)")
-    parser.add_argument('--host', default='127.0.0.1', help='address to bind (default: 127.0.0.1)')
+    parser.add_argument('--host', default='127.0.0.1', help='address to bind (default: 127.0.0.1; another than a '
+                        'loopback address needs --allow-remote)')
+    parser.add_argument('--allow-remote', action='store_true',
+                        help='allow a non-loopback --host such as 0.0.0.0: the server has no authentication')
     parser.add_argument('--port', type=int, default=0, help='port to bind; 0 picks a free one (default)')
     parser.add_argument('--port-file', metavar='PATH', help='write the bound port here once listening')
     parser.add_argument('--faults', default=None, metavar='SPEC',
@@ -42,6 +45,10 @@ def _write_port_file(path: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not is_loopback(args.host) and not args.allow_remote:
+        print(f'evalscope-phys serve: --host {args.host} is not a loopback address; the replay server has no '
+              'authentication, so pass --allow-remote to expose it', file=sys.stderr)
+        return 2
     try:
         records = args.replay
         if args.demo:

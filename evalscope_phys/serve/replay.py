@@ -41,6 +41,7 @@ no retries. Faults (see :mod:`evalscope_phys.serve.faults`) hit the Nth chat req
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import sys
 import threading
@@ -67,13 +68,30 @@ def approx_tokens(text: str) -> int:
     return max(1, -(-len(text) // CHARS_PER_TOKEN)) if text else 0
 
 
+#: the largest request body read (bytes); a larger one gets 413 and the connection is closed
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
+#: connections served at once; one more is refused (503) at once instead of queueing a thread
+MAX_CONNECTIONS = 64
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.strip().lower() == 'localhost':
+        return True
+    try:
+        return ipaddress.ip_address(host.strip('[]')).is_loopback
+    except ValueError:
+        return False
+
+
 class ReplayHTTPServer(ThreadingHTTPServer):
-    """Holds the replay state the handler threads share."""
+    """Holds the replay state the handler threads share; at most :data:`MAX_CONNECTIONS` at once."""
 
     daemon_threads = True
 
     def __init__(self, address, book: ReplayBook, faults: FaultSchedule, slow_seconds: float, log_requests: bool):
         super().__init__(address, ReplayHandler)
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.book = book
         self.counter = RequestCounter(schedule=faults)
         self.slow_seconds = slow_seconds
@@ -81,6 +99,22 @@ class ReplayHTTPServer(ThreadingHTTPServer):
         self.stopping = threading.Event()
         self.unmatched = 0
         self._lock = threading.Lock()
+
+    def process_request(self, request, client_address) -> None:
+        if not self.slots.acquire(blocking=False):  # full: refuse now rather than pile up threads
+            try:
+                request.sendall(b'HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def note_unmatched(self) -> None:
         with self._lock:
@@ -143,6 +177,10 @@ class ReplayHandler(BaseHTTPRequestHandler):
         except ValueError:
             self.close_connection = True
             self._error(400, 'bad request: Content-Length is not a number', 'invalid_request')
+            return
+        if length > MAX_REQUEST_BYTES:
+            self.close_connection = True
+            self._error(413, f'request body of {length} bytes is larger than {MAX_REQUEST_BYTES}', 'too_large')
             return
         raw = self.rfile.read(length) if length > 0 else b''
         if self.path.split('?', 1)[0].rstrip('/') not in ('/v1/chat/completions', '/chat/completions'):

@@ -20,6 +20,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import yaml
 
+from evalscope_phys.safe_paths import UnsafePathError, safe_name
+from evalscope_phys.safe_yaml import YamlLimitError, load_limited
+
 # Keys a suite YAML may carry; anything else is a typo or a secret that belongs in a flag.
 SUITE_KEYS = frozenset({
     'name', 'description', 'datasets', 'dataset_args', 'generation', 'judge', 'seeds', 'repeats',
@@ -74,12 +77,15 @@ class Endpoint:
 
 def _read_yaml(path: Path) -> Any:
     try:
-        with open(path, encoding='utf-8') as handle:
-            return yaml.safe_load(handle)
+        return load_limited(path)
     except FileNotFoundError:
         raise SuiteConfigError(f'{path}: file not found') from None
+    except YamlLimitError as exc:
+        raise SuiteConfigError(f'{path}: refused: {exc}') from None
     except yaml.YAMLError as exc:
         raise SuiteConfigError(f'{path}: not valid YAML ({exc})') from None
+    except UnicodeDecodeError:
+        raise SuiteConfigError(f'{path}: not UTF-8 text') from None
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> Dict[str, Any]:
@@ -231,8 +237,12 @@ def load_suite(path: os.PathLike, datasets_dir: Optional[os.PathLike] = None) ->
     repeats = data.get('repeats', 1)
     if not isinstance(repeats, int) or repeats < 1:
         raise SuiteConfigError(f'{source}: repeats must be a positive integer')
+    try:
+        name = safe_name(str(data.get('name') or path.stem), 'suite name')
+    except UnsafePathError as exc:
+        raise SuiteConfigError(f'{source}: {exc}') from None
     return Suite(
-        name=str(data.get('name') or path.stem), datasets=tuple(names), dataset_args=dataset_args,
+        name=name, datasets=tuple(names), dataset_args=dataset_args,
         generation=dict(generation), judge=dict(judge) if judge else None, seeds=_seed_list(data.get('seeds'), source),
         repeats=repeats, eval_batch_size=data.get('eval_batch_size'), limit=data.get('limit'),
         model_args=dict(data.get('model_args') or {}), source=source)
@@ -270,6 +280,11 @@ def endpoint_from(model: Optional[str], api_url: Optional[str], api_key: Optiona
     model = model or os.environ.get(env[0])
     if not model:
         return None
+    if model_id is not None:
+        try:
+            safe_name(model_id, '--model-id')
+        except UnsafePathError as exc:
+            raise SuiteConfigError(str(exc)) from None
     return Endpoint(model=model, api_url=api_url or os.environ.get(env[1]),
                     api_key=api_key or os.environ.get(env[2]) or 'EMPTY', model_id=model_id)
 

@@ -23,6 +23,7 @@ from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Sequence, 
 import yaml
 
 from evalscope_phys.jsonl import TailRepair, repair_torn_tail
+from evalscope_phys.safe_paths import UnsafePathError, inside_root
 from evalscope_phys.redact import redact
 
 from .config import Suite, sub_run_name
@@ -64,6 +65,7 @@ def repair_cache_files(run: Path) -> List[Tuple[Path, TailRepair]]:
     """Repair torn last lines in a run's EvalScope cache files; (file, what was done) for each changed."""
     repaired = []
     for path in sorted(run.glob('predictions/*/*.jsonl')) + sorted(run.glob('reviews/*/*.jsonl')):
+        inside_root(path, run)  # a symlinked file or model folder may lead outside the run: refused
         repair = repair_torn_tail(path)
         if repair.action != 'none':
             repaired.append((path, repair))
@@ -154,7 +156,13 @@ def run_suite(suite: Suite, configs: Sequence[Tuple[int, Dict[str, Any]]], work_
             if (sub_run / 'configs' / 'task_config.yaml').is_file():
                 cfg['use_cache'] = str(sub_run)
                 status = 'resumed'
-                for path, repair in repair_cache_files(sub_run):
+                try:
+                    repaired = repair_cache_files(sub_run)
+                except UnsafePathError as exc:  # EvalScope would append through the link too: do not run
+                    print(f'[suite {suite.name}] seed {seed} failed: {exc}', file=progress, flush=True)
+                    outcomes.append(SubRunOutcome(seed, sub_run, 'failed', str(exc)))
+                    continue
+                for path, repair in repaired:
                     what = (f'dropped a torn last line ({len(repair.dropped)} bytes; that record is asked again)'
                             if repair.action == 'dropped' else 'added the missing final newline')
                     print(f'[suite {suite.name}] seed {seed}: {path}: {what}', file=progress, flush=True)

@@ -211,3 +211,21 @@ def test_usage_errors_exit_2_with_a_message(run_dir: Path, tmp_path: Path) -> No
     assert bad.returncode == 2 and 'not a directory' in bad.stderr
     unknown = analyse(run_dir, 'http://127.0.0.1:9/v1', '--dataset', 'seephys')
     assert unknown.returncode == 2 and "no dataset 'seephys'" in unknown.stderr
+
+
+def test_a_symlinked_output_dir_or_cache_file_is_refused_and_nothing_is_written_outside(run_dir: Path,
+                                                                                       tmp_path: Path) -> None:
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    (run_dir / 'error_analysis').symlink_to(outside, target_is_directory=True)
+    result = analyse(run_dir, 'http://127.0.0.1:9/v1', '--dataset', 'physreason')
+    assert result.returncode == 2 and 'symbolic link' in result.stderr and 'Traceback' not in result.stderr
+    assert list(outside.iterdir()) == []
+    (run_dir / 'error_analysis').unlink()
+    (run_dir / 'error_analysis' / MODEL).mkdir(parents=True)
+    target = outside / 'victim.jsonl'
+    target.write_bytes(b'{"keep": 1}\n{"torn')
+    (run_dir / 'error_analysis' / MODEL / 'physreason.jsonl').symlink_to(target)
+    result = analyse(run_dir, 'http://127.0.0.1:9/v1', '--dataset', 'physreason')
+    assert result.returncode == 2 and 'symbolic link' in result.stderr
+    assert target.read_bytes() == b'{"keep": 1}\n{"torn'

@@ -6,7 +6,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, List, Tuple
 
-# reply(path, request body) -> (HTTP status, response body as a dict or raw str)
+# reply(path, request body) -> (HTTP status, response body as a dict, raw str or raw bytes)
 Script = Callable[[str, dict], Tuple[int, object]]
 
 
@@ -25,7 +25,8 @@ class StubServer:
                 with stub._lock:
                     stub.requests.append({'path': self.path, 'body': body})
                 status, payload = stub.script(self.path, body)
-                data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+                data = payload if isinstance(payload, bytes) else payload.encode() if isinstance(payload, str) \
+                    else json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header('Content-Type', 'application/json')
                 self.send_header('Content-Length', str(len(data)))

@@ -93,3 +93,28 @@ def test_missing_named_field_and_duplicate_ids(tmp_path: Path) -> None:
     assert [i.id for i in load_corpus(path).items] == ['0', '1']  # auto ids skip a non-unique field
     with pytest.raises(CorpusError, match='no such file'):
         load_corpus(tmp_path / 'missing.json')
+
+
+def test_a_record_with_its_text_under_another_field_is_an_error_not_empty_text(tmp_path: Path) -> None:
+    pool = tmp_path / 'pool.jsonl'
+    pool.write_text('{"uid": "a", "problem": "A block slides."}\n{"uid": "b", "question": "An exact copy."}\n')
+    with pytest.raises(CorpusError, match=r"record 1 has none of the text fields \['problem'\] but has text under "
+                                          r"\['question', 'uid'\]"):
+        load_corpus(pool)
+    assert [i.text for i in load_corpus(pool, ('problem', 'question')).items] == ['A block slides.', 'An exact copy.']
+
+
+def test_the_audit_command_refuses_such_a_pool_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    pool = tmp_path / 'pool.jsonl'
+    copy = 'A ball is thrown straight up at 10 m/s. How high does it rise?'
+    pool.write_text(json.dumps({'uid': 'a', 'problem': 'A block slides.'}) + '\n' +
+                    json.dumps({'uid': 'b', 'question': copy}) + '\n')
+    ev = tmp_path / 'eval.json'
+    ev.write_text(json.dumps([{'id': 1, 'question': copy}]))
+    done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'audit', '--pool', str(pool), '--eval', str(ev),
+                           '--out', str(tmp_path / 'out'), '--no-embed', '--write-clean'],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and 'record 1 has none of the text fields' in done.stderr
+    assert not (tmp_path / 'out' / 'clean').exists()

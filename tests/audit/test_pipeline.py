@@ -21,7 +21,8 @@ DUPLICATES = [('A BLOCK of mass', 'A block of mass'), ('Determine the orbital ra
 
 
 def _section(prompt: str, name: str) -> str:
-    return prompt.split(f'{name}:\n<<<\n', 1)[1].split('\n>>>', 1)[0]
+    tag = {'EVAL': 'eval_problem', 'POOL': 'pool_problem'}[name]
+    return prompt.split(f'<untrusted_{tag}>\n', 1)[1].split(f'\n</untrusted_{tag}>', 1)[0]
 
 
 def fixture_judge(path: str, body: dict):

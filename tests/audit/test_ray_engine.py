@@ -103,7 +103,7 @@ def test_interrupted_run_resumes_from_its_finished_blocks(ray_cluster, tmp_path:
     assert len(plan.blocks) == 8
     with pytest.raises(RayEngineError, match='stopped after 3 of 8 blocks.*run the same command again to resume'):
         first.jaccard_hits(plan, evals)
-    saved = list((tmp_path / 'work' / 'blocks').glob('stage1-*/*.pkl'))
+    saved = list((tmp_path / 'work' / 'blocks').glob('stage1-*/*.npz'))
     assert len(saved) == 3
 
     again = RayEngine(RayOptions(block_rows=50), tmp_path / 'work')
@@ -118,7 +118,7 @@ def test_a_failing_block_stops_the_run_with_the_row_and_keeps_the_rest(ray_clust
     engine = RayEngine(RayOptions(block_rows=100, workers=1), tmp_path / 'work')
     with pytest.raises(RayEngineError, match=r'row 260: not valid JSON.*resume'):
         engine.jaccard_hits(engine.plan(path, ('problem',)), evals)
-    assert len(list((tmp_path / 'work' / 'blocks').glob('stage1-*/*.pkl'))) >= 1  # blocks before it are kept
+    assert len(list((tmp_path / 'work' / 'blocks').glob('stage1-*/*.npz'))) >= 1  # blocks before it are kept
 
 
 def _audit(tmp_path: Path, name: str, argv: list, capsys) -> tuple:

@@ -28,7 +28,7 @@ REPLAYS = [DEMO_DIR / 'physolym_replay.jsonl', DEMO_DIR / 'phyx_replay.jsonl']
 #: two problems of each demo sample: one the rules decide, one text answer ("anticlockwise") they cannot
 PHYSOLYM_IDS = ('po-01-en', 'po-05-en')
 PHYX_INDICES = (0, 6)
-#: fail fast: one attempt, no SDK retries, a short timeout (see the README's replay-server section)
+#: fail fast: one attempt, no SDK retries, a short timeout (see docs/replay-server.md)
 FAIL_FAST = {'model_args': {'max_retries': 0},
              'generation_config': {'temperature': 0.0, 'timeout': 5, 'retries': 1, 'retry_interval': 0}}
 JUDGE_PROMPT_START = 'You are grading a physics answer'

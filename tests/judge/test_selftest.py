@@ -9,6 +9,7 @@ from evalscope_phys.benchmarks.judging import judge_prompt
 from evalscope_phys.judge.selftest import (
     CLASSES,
     DEFAULT_REFERENCE_FILES,
+    INJECTION,
     Reference,
     SelfTestError,
     build_pairs,
@@ -43,6 +44,8 @@ CANDIDATES = [
     ('doubled', TWO_PARTS, None),
     ('doubled', WORDS, None),
     ('missing', WORDS, ''),
+    ('injected', NUMBER, '92.6\\,\\mathrm{kN}' + INJECTION),
+    ('injected', WORDS, None),
 ]
 
 
@@ -120,3 +123,25 @@ def test_no_judge_is_a_usage_error():
     done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'judge-selftest'], capture_output=True, text=True,
                           timeout=120, env={'PATH': '', 'HOME': '/tmp'})
     assert done.returncode == 2 and 'no judge' in done.stderr
+
+
+def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path):
+    unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
+    assert any(p.kind == 'injected' for p in unique.values())
+    obeying = build_records([(prompt, json.dumps({'verdict': 'equivalent' if p.expected or 'reply equivalent' in prompt
+                                                  else 'not_equivalent'})) for prompt, p in unique.items()], judge=True)
+    with replay_server(obeying) as url:
+        done = run_selftest_cli(url, '--json', str(tmp_path / 'result.json'))
+    result = json.loads((tmp_path / 'result.json').read_text())
+    assert result['by_class']['injected']['right'] == 0 and result['score'] < 0.95
+    assert done.returncode == 1 and 'injected' in done.stdout
+
+
+def test_a_hanging_judge_is_bounded_by_the_overall_deadline():
+    records = build_records([('You are grading a physics answer', json.dumps({'verdict': 'equivalent'}))], judge=True)
+    with replay_server(records, faults='every=1:slow', slow_seconds=600) as url:
+        done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'judge-selftest', '--judge-model', 'judge',
+                               '--judge-api-url', url, '--n', '20', '--deadline', '2', '--min', '0.95'],
+                              capture_output=True, text=True, timeout=120)  # a request alone would stall 600 s
+    assert done.returncode == 1, done.stderr
+    assert 'overall deadline of 2s' in done.stdout and 'score (mean accuracy over classes): 0.000' in done.stdout

@@ -77,3 +77,10 @@ def test_every_unscored_completion_is_counted_repeats_too():
 
 def test_an_empty_batch_is_empty():
     assert batch_rewards([], []) == []
+
+
+def test_the_batch_reports_its_unscored_share():
+    rewards = batch_scores([r'\boxed{2}', r'\boxed{2}', r'\boxed{2}', r'\boxed{3}'], ['2', '', '2', '2'])
+    assert [r.score for r in rewards] == [1.0, 0.0, 1.0, 0.0]
+    assert rewards.unscored == 1 and rewards.unscored_share == 0.25
+    assert batch_scores([], []).unscored_share == 0.0

@@ -83,3 +83,26 @@ def test_to_dict_has_the_same_keys_and_types_for_scored_and_unscored():
     assert set(unscored) == set(scored)
     assert {k: type(v) for k, v in unscored.items()} == {k: type(v) for k, v in scored.items()}
     assert unscored['scored'] is False and unscored['strict'] is False
+
+
+def _verdict_of(reason):
+    from evalscope_phys.scoring.verdict import Verdict
+    scored = reason == 'equivalent'
+    return Verdict(eed=None, strict=True if scored else None, lenient=True if scored else None, reason=reason,
+                   extracted=None, seconds=0.0)
+
+
+@pytest.mark.parametrize('first, calls, reward', [
+    ('timeout', 2, 1.0), ('worker_crashed', 2, 1.0), ('input_too_large', 1, 0.0), ('equivalent', 1, 1.0)])
+def test_a_timed_out_or_crashed_completion_is_retried_once_with_a_fresh_budget(monkeypatch, first, calls, reward):
+    import evalscope_phys.reward.score as score_module
+    seen = []
+
+    def engine(reference, response, **options):
+        seen.append(options)
+        return _verdict_of(first if len(seen) == 1 else 'equivalent')
+
+    monkeypatch.setattr(score_module, 'score_answer', engine)
+    assert physics_reward(r'\boxed{2}', '2', timeout=1.5) == reward
+    assert len(seen) == calls
+    assert all(o['timeout'] == 1.5 and o['wait'] > 0 for o in seen)  # the budget is fresh each time

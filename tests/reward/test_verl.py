@@ -64,3 +64,21 @@ def test_compute_score_batch_as_the_batch_manager_calls_it(custom_module):
 def test_a_list_answer_arriving_as_a_numpy_array(custom_module):
     results = custom_module.compute_score_batch(['x'], [r'\boxed{2}, \boxed{3}'], [np.array(['2', '3'])], None)
     assert results[0]['score'] == 1.0
+
+
+def test_compute_score_async_as_the_reward_loop_awaits_it(custom_module):
+    import asyncio
+    import inspect
+
+    assert inspect.iscoroutinefunction(custom_module.compute_score_async)  # how the loop tells async apart
+
+    async def step():
+        return await asyncio.gather(*(
+            custom_module.compute_score_async(data_source='phybench', solution_str=text, ground_truth='2',
+                                              extra_info={'unit': None}, reward_router_address=None,
+                                              reward_model_tokenizer=None, mode='binary')
+            for text in (r'\boxed{2}', r'\boxed{3}')))
+
+    right, wrong = asyncio.run(step())
+    assert (right['score'], wrong['score']) == (1.0, 0.0)
+    assert set(right) == set(wrong) == {'score', 'strict', 'lenient', 'scored', 'reason'}

@@ -128,3 +128,29 @@ def test_any_input_gets_a_verdict_with_a_reason(reference, response, reason, sco
 def test_bad_options_are_an_unscored_error_not_an_exception(options):
     verdict = score_answer('1', '1', **options)
     assert verdict.reason == 'error' and not verdict.scored and verdict.detail
+
+
+@pytest.mark.parametrize('timeout', [float('inf'), 1e12, 10**9])
+def test_an_unbounded_timeout_means_the_hard_cap_not_a_crash(timeout):
+    verdict = score_answer('5\\,\\mathrm{m}', '\\boxed{5\\,\\mathrm{m}}', timeout=timeout)
+    assert verdict.reason == 'equivalent' and verdict.strict is True
+
+
+@pytest.mark.parametrize('timeout', [0, -1, float('nan'), '5'])
+def test_a_timeout_that_is_no_duration_is_an_error_verdict(timeout):
+    verdict = score_answer('5', '5', timeout=timeout)
+    assert verdict.reason == 'error' and verdict.strict is None and 'timeout must be' in verdict.detail
+
+
+@pytest.mark.parametrize('reference, answer', [
+    ('\\sin x', '\\sin x + \\sin^{40}(x^{40})'),  # differs only where it cannot be evaluated in doubles
+])
+def test_points_that_cannot_be_evaluated_never_make_an_accidental_match(reference, answer):
+    verdict = score_answer(reference, answer, timeout=60)
+    assert verdict.strict is not True and verdict.reason in ('undecided', 'not_equivalent'), verdict
+
+
+@pytest.mark.parametrize('reference, answer', [('e^{2x}', '(e^{x})^2'), ('\\frac{1}{1+e^{-x}}', '\\frac{e^x}{e^x+1}'),
+                                               ('\\sqrt{x^2}', 'x'), ('\\sin^2 x + \\cos^2 x', '1')])
+def test_equivalent_forms_are_still_accepted(reference, answer):
+    assert score_answer(reference, answer, timeout=60).strict is True

@@ -330,3 +330,47 @@ print(result.ok, result.value, flush=True)
     done = _run_script(script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ['True', '1024'], (done.stdout, done.stderr[-2000:])
+
+
+def wait_for_path(path: str, limit: float) -> bool:
+    """Worker side: hold the worker until ``path`` exists (the test's gate), at most ``limit`` s."""
+    end = time.monotonic() + limit
+    while not os.path.exists(path) and time.monotonic() < end:
+        time.sleep(0.01)
+    return os.path.exists(path)
+
+
+def test_with_wait_a_queued_call_keeps_its_whole_budget(tmp_path):
+    # One worker held at a gate; B (budget from the take, wait=60) and C (old rule: the budget
+    # covers the queue) queue behind it with the same 0.5 s. The gate opens only once C has run out
+    # of budget in the queue -- B, queued before C, then has waited longer than its budget too, and
+    # must still be scored.
+    pool = WorkerPool(1)
+    gate = tmp_path / 'open'
+    try:
+        assert pool.run(pow, (2, 2), 30).ok
+        a_running = threading.Event()
+        results = {}
+
+        def holder() -> None:
+            results['a'] = pool.run(wait_for_path, (str(gate), 60.0), 90, on_start=a_running.set)
+
+        def queued(name: str, **options) -> None:
+            results[name] = pool.run(pow, (2, 5), 0.5, **options)
+
+        a = threading.Thread(target=holder)
+        a.start()
+        assert a_running.wait(60)
+        b = threading.Thread(target=queued, args=('b',), kwargs={'wait': 60.0})
+        b.start()
+        c = threading.Thread(target=queued, args=('c',))
+        c.start()
+        c.join(60)
+        assert results['c'].reason == 'timeout'
+        gate.write_text('')
+        a.join(60)
+        b.join(60)
+        assert results['a'].value is True
+        assert results['b'].ok and results['b'].value == 32, results['b']
+    finally:
+        pool.shutdown()

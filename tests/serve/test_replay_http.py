@@ -182,3 +182,33 @@ def test_periodic_faults_count_concurrent_requests_exactly():
             outcomes = list(pool.map(one, range(40)))
         assert outcomes.count('500') == 8 and outcomes.count('ok') == 32
         assert sorted(f['request'] for f in stats(url)['faults_fired']) == [5, 10, 15, 20, 25, 30, 35, 40]
+
+
+def test_an_oversized_request_is_413_without_reading_it(url):
+    import socket
+    from urllib.parse import urlparse
+
+    from evalscope_phys.serve.replay import MAX_REQUEST_BYTES
+    parsed = urlparse(url)
+    with socket.create_connection((parsed.hostname, parsed.port), timeout=10) as sock:
+        sock.sendall(f'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_REQUEST_BYTES + 1}\r\n'
+                     'Content-Type: application/json\r\n\r\n{'.encode())
+        assert sock.recv(200).startswith(b'HTTP/1.1 413')
+
+
+def test_connections_beyond_the_bound_are_refused_not_queued(monkeypatch):
+    import socket
+
+    from evalscope_phys.serve import replay
+    monkeypatch.setattr(replay, 'MAX_CONNECTIONS', 2)
+    with replay_server(RECORDS) as base:
+        host, port = base.removeprefix('http://').removesuffix('/v1').split(':')
+        held = [socket.create_connection((host, int(port)), timeout=10) for _ in range(2)]
+        try:
+            for sock in held:  # a partial request keeps its handler thread busy
+                sock.sendall(b'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n')
+            with socket.create_connection((host, int(port)), timeout=10) as extra:
+                assert extra.recv(100).startswith(b'HTTP/1.1 503')
+        finally:
+            for sock in held:
+                sock.close()

@@ -80,3 +80,16 @@ def test_serve_demo_plays_the_demo_answers(tmp_path):
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=20)
     assert proc.returncode == 0
+
+
+def test_a_non_loopback_host_is_refused_without_allow_remote(tmp_path):
+    replay = write_records(build_records([('x', 'y')]), tmp_path / 'replay.jsonl')
+    done = subprocess.run(SERVE + ['--replay', str(replay), '--host', '0.0.0.0'], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and '--allow-remote' in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_is_loopback():
+    from evalscope_phys.serve.replay import is_loopback
+    assert [is_loopback(h) for h in ('127.0.0.1', 'localhost', '::1', '127.0.0.2', '0.0.0.0', '10.0.0.1', '::')] == \
+        [True, True, True, True, False, False, False]

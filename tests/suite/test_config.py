@@ -192,3 +192,67 @@ def test_judge_scope_goes_to_every_dataset_unless_it_sets_its_own_and_stays_out_
     assert cfg['dataset_args']['ugphysics']['judge'] == {'scope': 'all'}
     assert set(cfg['judge']) == {'strategy', 'models'}
     assert suite.dataset_args['phybench'].get('judge') is None  # the suite itself is not changed
+
+
+@pytest.mark.parametrize('flags, message', [
+    (['--model-id', '../../../../x'], "--model-id '../../../../x' is not a safe name"),
+    (['--model-id', 'a/b'], "--model-id 'a/b' is not a safe name"),
+])
+def test_a_model_id_that_is_not_a_file_name_is_refused_in_one_line(yamls, tmp_path, flags, message):
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite_file(yamls)),
+                             '--model', 'm', '--work-dir', str(tmp_path / 'w'), *flags, '--dry-run'],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and message in result.stderr and 'Traceback' not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize('name, ok', [('../../x', False), ('a/b', False), ('.hidden', False), ('x' * 129, False),
+                                      ('my-suite_2.v1', True), ('text', True)])
+def test_suite_names_are_file_names(yamls, name, ok):
+    path = suite_file(yamls, name=name)
+    if ok:
+        assert load_suite(path).name == name
+    else:
+        with pytest.raises(SuiteConfigError, match='suite name .* is not a safe name'):
+            load_suite(path)
+
+
+def test_a_safe_model_id_runs_and_the_dry_run_masks_url_credentials(yamls, tmp_path):
+    result = subprocess.run(
+        [sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite_file(yamls)), '--model', 'm',
+         '--model-id', 'qwen2.5-7b', '--api-url', 'http://user:SEKRET1@127.0.0.1:9/v1?key=SEKRET2',
+         '--work-dir', str(tmp_path / 'w'), '--dry-run'], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    doc = next(yaml.safe_load_all(result.stdout))
+    assert doc['model_id'] == 'qwen2.5-7b' and doc['api_url'] == 'http://***@127.0.0.1:9/v1?key=***'
+    assert 'SEKRET' not in result.stdout + result.stderr
+
+
+BOMB = 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + ''.join(
+    f'{c}: &{c} [{",".join(["*" + p] * 9)}]\n' for p, c in zip('abcdefgh', 'bcdefghi'))
+
+
+def test_a_yaml_alias_bomb_is_refused_in_one_line(yamls, tmp_path):
+    suite = yamls / 'suites' / 'bomb.yaml'
+    suite.parent.mkdir(parents=True, exist_ok=True)
+    suite.write_text('name: bomb\ndatasets: [phybench]\ngeneration:\n  extra_body:\n    ' +
+                     BOMB.replace('\n', '\n    '), encoding='utf-8')
+    assert len(suite.read_bytes()) < 1000
+    result = subprocess.run([sys.executable, '-m', 'evalscope_phys.cli', 'suite', 'run', str(suite), '--model', 'm',
+                             '--work-dir', str(tmp_path / 'w'), '--dry-run'], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and 'alias bomb' in result.stderr and len(result.stdout) < 1000
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_dataset_yaml_bomb_and_a_recursive_alias_are_refused(yamls):
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  extra:\n    ' + BOMB.replace('\n', '\n    '))
+    with pytest.raises(SuiteConfigError, match='phybench.yaml: refused: more than'):
+        load_suite(suite_file(yamls))
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench: &a\n  self: *a\n')
+    with pytest.raises(SuiteConfigError, match='refers to itself'):
+        load_suite(suite_file(yamls))
+
+
+def test_ordinary_anchors_still_load(yamls):
+    (yamls / 'datasets' / 'phybench.yaml').write_text('phybench:\n  a: &g {x: 1}\n  b: *g\n')
+    assert load_suite(suite_file(yamls)).dataset_args['phybench']['b'] == {'x': 1}

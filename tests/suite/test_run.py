@@ -102,3 +102,37 @@ def test_a_torn_cache_line_is_repaired_before_a_seed_is_resumed(tmp_path, capsys
     assert [o.status for o in run_suite(suite, configs, tmp_path, run_task=run_task)] == ['resumed']
     assert seen == [b'{"index": 0}\n{"index": 1}\n']
     assert 'dropped a torn last line' in capsys.readouterr().err
+
+
+def test_a_symlinked_cache_file_is_refused_and_the_file_outside_is_untouched(tmp_path, capsys):
+    suite = make_suite()
+    work = tmp_path / 'work'
+    configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'k'), work, suite.seeds)[:1]
+    run_suite(suite, configs, work, run_task=RecordingRunTask(incomplete_seeds={0}))
+    outside = tmp_path / 'outside.jsonl'
+    outside.write_bytes(b'{"keep": 1}\n{"keep": 2, "torn')
+    predictions = work / 'seed_0' / 'predictions' / 'm' / 'phybench_optics.jsonl'
+    predictions.parent.mkdir(parents=True)
+    predictions.symlink_to(outside)
+    ran = []
+    outcomes = run_suite(suite, configs, work, run_task=ran.append)
+    assert [o.status for o in outcomes] == ['failed'] and 'symbolic link' in outcomes[0].error
+    assert ran == [], 'EvalScope must not resume through the link'
+    assert outside.read_bytes() == b'{"keep": 1}\n{"keep": 2, "torn'
+    err = [line for line in capsys.readouterr().err.splitlines() if 'symbolic link' in line]
+    assert len(err) == 1
+
+
+def test_a_symlinked_model_folder_is_refused(tmp_path):
+    suite = make_suite()
+    work = tmp_path / 'work'
+    configs = build_task_configs(suite, Endpoint('m', 'http://127.0.0.1:1/v1', 'k'), work, suite.seeds)[:1]
+    run_suite(suite, configs, work, run_task=RecordingRunTask(incomplete_seeds={0}))
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    (elsewhere / 'phybench_optics.jsonl').write_bytes(b'{"a": 1}\n{"b"')
+    (work / 'seed_0' / 'predictions').mkdir()
+    (work / 'seed_0' / 'predictions' / 'm').symlink_to(elsewhere, target_is_directory=True)
+    outcomes = run_suite(suite, configs, work, run_task=lambda cfg: None)
+    assert outcomes[0].status == 'failed' and 'symbolic link' in outcomes[0].error
+    assert (elsewhere / 'phybench_optics.jsonl').read_bytes() == b'{"a": 1}\n{"b"'
