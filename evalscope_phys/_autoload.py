@@ -55,9 +55,9 @@ def _hook_io(module):
 
 
 def _hook_phyx(module):
-    from evalscope_phys import compat
+    from evalscope_phys.benchmarks.phyx_oe_fix import fix_phyx_oe
 
-    compat.fix_phyx_oe(module)
+    fix_phyx_oe(module)
 
 
 #: module -> (what the hook does, the hook); each runs once, right after the module executes

@@ -214,44 +214,46 @@ def phyx_oe_fix_wanted() -> Optional[str]:
     return None
 
 
-def fix_phyx_oe(adapter_module: ModuleType) -> bool:
-    """Called by the import hook right after ``phyx_adapter`` runs: rule-score upstream ``phyx_oe``.
+def replace_registered_adapter(name: str, adapter_module: ModuleType, class_name: str,
+                               make_class: Callable[[type], type]) -> Any:
+    """Register ``make_class(upstream)`` for benchmark ``name`` in place of upstream's class; returns the meta.
 
-    Replaces the adapter class of the registered ``phyx_oe`` entry with a subclass (see
-    :mod:`evalscope_phys.benchmarks.phyx_oe_fix`); upstream's own class is left untouched. Returns
-    True when the fix is in place.
+    ``adapter_module.class_name`` must be the class registered under ``name`` (or one we made already,
+    marked ``evalscope_phys_fix``); anything else means EvalScope moved it, and says so.
     """
-    reason = phyx_oe_fix_wanted()
-    if reason is not None:
-        if not version_supported() and NO_PHYX_FIX_ENV not in reason:
-            warnings.warn(f'evalscope-phys: phyx_oe is scored as EvalScope does ({reason}); '
-                          f'use phyx_oe_rules for units-aware rules.', stacklevel=2)
-        return False
-    meta = registered_meta('phyx_oe')
+    meta = registered_meta(name)
     if meta is None:
-        raise _moved("the benchmark 'phyx_oe' registered by " + PHYX_ADAPTER_MODULE)
-    from evalscope_phys.benchmarks.phyx_oe_fix import fixed_adapter_class
-
-    upstream = private(adapter_module, 'PhyXOEAdapter', PHYX_ADAPTER_MODULE)
+        raise _moved(f"the benchmark '{name}' registered by {adapter_module.__name__}")
+    upstream = private(adapter_module, class_name, adapter_module.__name__)
     if getattr(meta.data_adapter, 'evalscope_phys_fix', False):
-        return True
+        return meta
     if meta.data_adapter is not upstream:
-        raise _moved(f'phyx_oe registered with {upstream.__qualname__}')
-    meta.data_adapter = fixed_adapter_class(upstream)
-    meta.metric_list = ['acc', 'scored', 'judged', 'cannot_judge']
-    meta.primary_metric = 'acc'
-    meta.description = (meta.description or '') + FIXED_PHYX_NOTE
-    return True
+        raise _moved(f'{name} registered with {upstream.__qualname__}')
+    meta.data_adapter = make_class(upstream)
+    return meta
 
 
-FIXED_PHYX_NOTE = """
-## evalscope-phys
+# --------------------------------------------------------------------------- overridden private hooks
 
-With evalscope-phys installed, `phyx_oe` is scored by its numeric, unit-aware rules (`46300 N` is right for
-`46.3 kN`, `15 m` is wrong for `5 m`): without `judge.models` the rules decide every answer (a notice says a
-judge can be added); with judge models, rules first and the judge only for what they cannot decide (text
-answers). `local_path` may hold `test/PhyX_test.jsonl` or `PhyX_test.jsonl` next to `test_image/`.
-"""
+class InferenceStartHook:
+    """Routes EvalScope's private ``DefaultDataAdapter._on_inference_start`` to :meth:`before_inference`."""
+
+    def before_inference(self, model: Any, sample: Any) -> None:
+        """Called before each sample is sent to the model; raise to fail that sample."""
+
+    def _on_inference_start(self, model: Any, sample: Any) -> None:
+        self.before_inference(model, sample)
+        private(super(), '_on_inference_start', 'DefaultDataAdapter')(model, sample)
+
+
+class FigureLoaderHook:
+    """Routes the private ``PhyX*Adapter._load_figure`` (an image name -> data URI) to :meth:`load_figure`."""
+
+    def load_figure(self, image_name: str) -> str:
+        raise NotImplementedError
+
+    def _load_figure(self, image_name: str) -> str:
+        return self.load_figure(image_name)
 
 
 # --------------------------------------------------------------------------- credential masking

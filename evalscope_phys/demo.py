@@ -18,6 +18,7 @@ from typing import IO, Any, Dict, List, Tuple
 
 import yaml
 
+from evalscope_phys.jsonl import parse_lines
 from evalscope_phys.reporting import format_table, load_reports, report_problems
 from evalscope_phys.serve.records import write_records
 from evalscope_phys.serve.replay import replay_server
@@ -40,7 +41,7 @@ def demo_records(config: Dict) -> List[Dict[str, Any]]:
     records = []
     for spec in config['benchmarks'].values():
         text = (DEMO_DIR / spec['replay']).read_text(encoding='utf-8')
-        records.extend(json.loads(line) for line in text.split('\n') if line.strip())  # not splitlines: U+2028
+        records.extend(parse_lines(text)[0])
     return records
 
 

@@ -105,7 +105,7 @@ def read_lines(path: PathLike) -> Tuple[List[bytes], bytes]:
     return lines, tail
 
 
-def read_records(path: PathLike) -> Iterator[Any]:
+def read_values(path: PathLike) -> Iterator[Any]:
     """Every JSON value of a JSONL file, skipping blank lines, unparseable lines and a torn tail.
 
     For caches, where a damaged entry only means asking again. Split on ``\\n`` only:
@@ -121,6 +121,48 @@ def read_records(path: PathLike) -> Iterator[Any]:
             yield json.loads(raw)
         except ValueError:
             continue
+
+
+class JsonlError(ValueError):
+    """A line that is not JSON in a file read strictly; the message names the line."""
+
+    def __init__(self, line: int, error: json.JSONDecodeError) -> None:
+        super().__init__(f'line {line} is not JSON ({error.msg})')
+        self.line = line
+        """The 1-based number of the bad line."""
+        self.error = error
+        """What :func:`json.loads` said about it."""
+
+
+def parse_lines(text: str, strict: bool = True) -> Tuple[List[Any], List[str]]:
+    """(the JSON value of every non-blank line, ``'line N: why'`` for each line that is not JSON).
+
+    The caller chooses the policy: ``strict`` raises :class:`JsonlError` at the first bad line (a
+    file we wrote and must trust); tolerant returns the bad lines so they can be reported (a dataset,
+    where one damaged row should not stop a run). Split on ``\\n`` only (U+2028 may sit inside a JSON string).
+    """
+    rows: List[Any] = []
+    bad: List[str] = []
+    for number, line in enumerate(text.split('\n'), 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            if strict:
+                raise JsonlError(number, exc) from None
+            bad.append(f'line {number}: {exc.msg}')
+    return rows, bad
+
+
+def parse_numbered(text: str) -> Iterator[Tuple[int, Any]]:
+    """``(line number, JSON value)`` of every non-blank line; :class:`JsonlError` at the first bad one."""
+    for number, line in enumerate(text.split('\n'), 1):
+        if line.strip():
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise JsonlError(number, exc) from None
 
 
 class JsonlAppender:

@@ -11,7 +11,7 @@ the judge when the rules cannot decide the whole answer or one of the parts the 
 under ``rejected`` also when the rules rejected it.
 
 The judge is our replay server (``evalscope_phys.serve``) with one judge record per routed pair,
-keyed by the exact prompt the adapters send (``judging.judge_prompt``) and answering Yale's own
+keyed by the exact prompt the adapters send (``rules_first.judge_prompt``) and answering Yale's own
 recorded LLM verdict for that pair (their final verdict where they recorded none). It is asked
 through ``evalscope_phys.judge.panel``: the adapters' judge definition and output contract, and
 EvalScope's ``JudgeExecutor`` with an ``LLMJudge`` over HTTP -- the path a run takes.
@@ -93,7 +93,7 @@ def route_part(part: dict, verdict, scope: str) -> Tuple[bool, str]:
 
 def replay_judge_records(pairs: List[Tuple[str, str, str, bool]]) -> Tuple[List[dict], int]:
     """One judge record per distinct prompt answering the recorded verdict; returns (records, conflicts)."""
-    from evalscope_phys.benchmarks.judging import judge_prompt
+    from evalscope_phys.judge.rules_first import judge_prompt
     by_prompt: Dict[str, bool] = {}
     conflicts = 0
     for question, reference, answer, equivalent in pairs:

@@ -33,11 +33,11 @@ METRICS = ('strict_acc', 'lenient_acc', 'answer_acc', 'partial', 'scored')
 
 def load_questions(data: Path) -> Dict[str, dict]:
     """Problems of the release as the adapter reads them (id -> normalised record)."""
-    from evalscope_phys.benchmarks.base import read_records
+    from evalscope_phys.benchmarks.base import read_rows
     from evalscope_phys.benchmarks.physics_yale import data_files, normalise_record
     problems = {}
     for path in data_files(data, 'all'):
-        for record in read_records(path):
+        for record in read_rows(path):
             problem = normalise_record(record, path.stem)
             problems[problem['id']] = problem
     return problems

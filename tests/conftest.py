@@ -35,6 +35,36 @@ def load_subsets(name: str, local_path: Any, **dataset_args: Any) -> Dict[str, l
     return {subset: list(rows) for subset, rows in data.items()}
 
 
+@dataclass(frozen=True)
+class BenchmarkSetup:
+    """One adapter's test set-up, shared by every ``tests/benchmarks/test_<name>.py``.
+
+    ``sample`` and ``replay`` are the bundled demo files of ``demo.yaml``; ``adapter`` and ``load``
+    build the adapter as EvalScope does (:func:`benchmark_adapter`, :func:`load_subsets`).
+    """
+
+    name: str
+
+    def _demo(self, key: str) -> Path:
+        from evalscope_phys.demo import DEMO_DIR, demo_config
+
+        return DEMO_DIR / demo_config([self.name])['benchmarks'][self.name][key]
+
+    @property
+    def sample(self) -> Path:
+        return self._demo('local_path')
+
+    @property
+    def replay(self) -> Path:
+        return self._demo('replay')
+
+    def adapter(self, dataset_args: Optional[Dict[str, Any]] = None, **task: Any):
+        return benchmark_adapter(self.name, dataset_args, **task)
+
+    def load(self, local_path: Any, **dataset_args: Any) -> Dict[str, list]:
+        return load_subsets(self.name, local_path, **dataset_args)
+
+
 def missing_shared_data(message: str) -> None:
     """Skip the calling test, or fail it when ``EVALSCOPE_PHYS_REQUIRE_SHARED`` is set (CI skips nothing unseen)."""
     if os.environ.get(REQUIRE_SHARED_ENV, '').strip() not in ('', '0'):

@@ -79,6 +79,39 @@ def test_no_private_evalscope_attribute_is_touched_outside_compat():
     assert bad == []
 
 
+def private_methods(paths) -> dict:
+    """``{_name: [where]}`` for every private (non-dunder) method a class in ``paths`` defines."""
+    out = {}
+    for path in paths:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                tree = ast.parse(path.read_text(encoding='utf-8'))
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+        for cls in ast.walk(tree):
+            if isinstance(cls, ast.ClassDef):
+                out.update({f.name: out.get(f.name, []) + [f'{path.name}:{cls.name}'] for f in cls.body
+                            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and f.name.startswith('_') and not f.name.startswith('__')})
+    return out
+
+
+def test_no_private_evalscope_method_is_overridden_outside_compat():
+    """An override is a private-API use too, though it defines the name (so the test above exempts it)."""
+    import evalscope
+
+    theirs = private_methods(Path(evalscope.__file__).parent.rglob('*.py'))
+    ours = private_methods(our_modules())
+    assert {name: ours[name] for name in set(ours) & set(theirs)} == {}
+
+
+def test_the_override_test_sees_an_override(tmp_path):
+    source = tmp_path / 'adapter.py'
+    source.write_text('class A:\n    def _on_inference_start(self, model, sample):\n        pass\n')
+    assert private_methods([source]) == {'_on_inference_start': ['adapter.py:A']}
+
+
 def test_a_moved_name_is_named_in_the_error():
     class Registry:
         _resolve_one = _resolve_all = None
@@ -91,12 +124,14 @@ def test_a_moved_name_is_named_in_the_error():
 
 
 def test_the_phyx_fix_is_gated_by_the_evalscope_version(monkeypatch):
+    from evalscope_phys.benchmarks.phyx_oe_fix import fix_phyx_oe
+
     monkeypatch.setattr(compat, 'installed_version', lambda: '1.15.0')
     reason = compat.phyx_oe_fix_wanted()
     assert reason == f'EvalScope 1.15.0 is not {compat.SUPPORTED_VERSION}'
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
-        assert compat.fix_phyx_oe(object()) is False
+        assert fix_phyx_oe(object()) is False
     assert any('phyx_oe is scored as EvalScope does' in str(w.message) for w in caught)
 
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from evalscope_phys.jsonl import JsonlAppender, append_record, dumps_line, read_records, repair_torn_tail
+from evalscope_phys.jsonl import JsonlAppender, append_record, dumps_line, read_values, repair_torn_tail
 
 # (file content, action, content afterwards)
 TAILS = [
@@ -28,7 +28,7 @@ def test_appending_after_a_torn_line_does_not_glue_the_next_record_to_it(tmp_pat
     path = tmp_path / 'cache.jsonl'
     path.write_bytes(b'{"key": "a"}\n{"key": "b", "val')
     append_record(path, {'key': 'b', 'value': 2})
-    assert list(read_records(path)) == [{'key': 'a'}, {'key': 'b', 'value': 2}]
+    assert list(read_values(path)) == [{'key': 'a'}, {'key': 'b', 'value': 2}]
 
 
 def test_a_lone_surrogate_is_written_escaped_and_reads_back_the_same():
@@ -38,10 +38,10 @@ def test_a_lone_surrogate_is_written_escaped_and_reads_back_the_same():
     assert dumps_line({'gen': 'ü'}) == '{"gen": "ü"}\n'  # readable when it can be
 
 
-def test_read_records_skips_damaged_lines_and_keeps_u2028_inside_strings(tmp_path):
+def test_read_values_skips_damaged_lines_and_keeps_u2028_inside_strings(tmp_path):
     path = tmp_path / 'cache.jsonl'
     path.write_bytes(b'{"a": "x\xe2\x80\xa8y"}\nnot json\n\n{"b": 1}\n{"c": ')
-    assert list(read_records(path)) == [{'a': 'x\u2028y'}, {'b': 1}]
+    assert list(read_values(path)) == [{'a': 'x\u2028y'}, {'b': 1}]
 
 
 def test_appender_from_many_threads_writes_whole_lines(tmp_path):
@@ -50,7 +50,17 @@ def test_appender_from_many_threads_writes_whole_lines(tmp_path):
     path = tmp_path / 'out.jsonl'
     with JsonlAppender(path) as out, ThreadPoolExecutor(8) as pool:
         list(pool.map(lambda i: out.append({'i': i, 'pad': 'x' * 10000}), range(200)))
-    assert sorted(r['i'] for r in read_records(path)) == list(range(200))
+    assert sorted(r['i'] for r in read_values(path)) == list(range(200))
+
+
+def test_parse_lines_lets_the_caller_choose_strict_or_tolerant():
+    from evalscope_phys.jsonl import JsonlError, parse_lines
+
+    text = '{"a": 1}\n\nnot json\n{"b": "x\u2028y"}\n'
+    assert parse_lines(text, strict=False) == ([{'a': 1}, {'b': 'x\u2028y'}], ['line 3: Expecting value'])
+    with pytest.raises(JsonlError, match=r'^line 3 is not JSON \(Expecting value\)$') as info:
+        parse_lines(text)
+    assert info.value.line == 3
 
 
 def test_a_symlinked_file_is_never_opened_for_writing(tmp_path):

@@ -32,7 +32,7 @@ class JudgeSettings(JudgeEndpoint):
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Diagnosis:
     """What the analysis concluded for one sample: a class, ``unparseable`` or ``error``."""
 
     sample: WrongSample
@@ -69,20 +69,20 @@ def call_key(judge_model: str, prompt: str) -> str:
 
 
 def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: JsonlCache,
-             progress: Optional[Callable[[Outcome], None]] = None) -> Tuple[List[Outcome], ClassifyStats]:
+             progress: Optional[Callable[[Diagnosis], None]] = None) -> Tuple[List[Diagnosis], ClassifyStats]:
     """An outcome per sample, in order; cached answers cost no call."""
     template = load_prompt(settings.prompt_path)
     client = ChatClient(settings.base_url, settings.model, settings.api_key, max_retries=settings.max_retries,
                         backoff=settings.backoff, timeout=settings.timeout, max_tokens=settings.max_tokens)
 
-    def one(sample: WrongSample) -> Outcome:
+    def one(sample: WrongSample) -> Diagnosis:
         steps = tuple(solution_steps(sample.solution))
         prompt = render_prompt(template, problem=sample.problem, reference_solution=sample.reference_solution,
                                reference_answer=sample.reference_answer, steps=steps,
                                scorer_note=sample.scorer_note())
         injected = addresses_grader(sample.solution)
         if injected:  # a solution that instructs its grader is not sent: the judge could be steered
-            return Outcome(sample, UNCLEAR, reason=f'the solution addresses its grader ({injected[:80]!r}); '
+            return Diagnosis(sample, UNCLEAR, reason=f'the solution addresses its grader ({injected[:80]!r}); '
                            'not sent to the judge', steps=steps)
         key = call_key(settings.model, prompt)
         row = cache.get(key)
@@ -91,12 +91,12 @@ def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: Jso
         try:
             replies, judgement, why = _ask(client, prompt, len(steps))
         except ChatError as exc:
-            return Outcome(sample, ERROR, reason=str(exc), steps=steps)
+            return Diagnosis(sample, ERROR, reason=str(exc), steps=steps)
         row = _row(key, sample, settings.model, judgement, why, replies, steps)
         cache.put(row)
         return _outcome(sample, row, steps, cached=False)
 
-    outcomes: List[Outcome] = []
+    outcomes: List[Diagnosis] = []
     with ThreadPoolExecutor(max_workers=max(1, settings.concurrency)) as pool:
         for outcome in pool.map(one, samples):
             outcomes.append(outcome)
@@ -137,7 +137,7 @@ def _row(key: str, sample: WrongSample, judge_model: str, judgement: Optional[Ju
     return {**base, **verdict, 'replies': replies, 'time': time.time()}
 
 
-def _outcome(sample: WrongSample, row: dict, steps: Tuple[str, ...], cached: bool) -> Outcome:
-    return Outcome(sample, str(row.get('class')), step=row.get('step'), quote=row.get('quote') or '',
+def _outcome(sample: WrongSample, row: dict, steps: Tuple[str, ...], cached: bool) -> Diagnosis:
+    return Diagnosis(sample, str(row.get('class')), step=row.get('step'), quote=row.get('quote') or '',
                    reason=row.get('reason') or '', steps=steps, quote_in_step=row.get('quote_in_step'),
                    cached=cached)

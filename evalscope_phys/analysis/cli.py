@@ -26,7 +26,7 @@ from evalscope_phys.llm import JsonlCache
 from evalscope_phys.safe_paths import UnsafePathError, inside_root, writable_file
 from evalscope_phys.suite.results import RunDirError
 
-from .classify import JudgeSettings, Outcome, classify
+from .classify import JudgeSettings, Diagnosis, classify
 from .contract import PROMPT_PATH
 from .plot import plot_domains
 from .reviews import scan_reviews
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 def _progress(total: int):
     done = {'n': 0}
 
-    def report(outcome: Outcome) -> None:
+    def report(outcome: Diagnosis) -> None:
         done['n'] += 1
         where = 'cached' if outcome.cached else outcome.label
         print(f'[error-analysis] {done["n"]}/{total} {outcome.sample.sample_id}: {where}'

@@ -6,13 +6,13 @@ where our adapters keep the record's worked solution (``solution``), its domain 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope_phys.serve.records import message_text
-from evalscope_phys.suite.results import SEED_DIR, RunDirError, run_datasets, split_review_name
+from evalscope_phys.suite.results import (SEED_DIR, RunDirError, review_records, run_datasets, sample_id,
+                                          split_review_name)
 
 #: sample-metadata keys that name a problem's domain, first found wins (PHYBench ``tag``,
 #: PhysUniBench ``subtopic``, UGPhysics/SeePhys ``subject``)
@@ -108,19 +108,11 @@ def _dataset_of(path: Path, datasets: List[str]) -> Tuple[Optional[str], str]:
 
 
 def _scan_file(path: Path, model: str, dataset: str, subset: str, scan: ReviewScan) -> None:
-    # split on '\n' only: str.splitlines() also breaks at U+2028 inside JSON strings
-    for number, line in enumerate(path.read_text(encoding='utf-8', errors='replace').split('\n'), 1):
-        if not line.strip():
-            continue
-        try:
-            review = json.loads(line)
-            sample_score = review['sample_score']
-            score = sample_score['score']
-            values = score.get('value') or {}
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+    for number, review in review_records(path, strict=False):
+        if review is None:
             scan.unreadable.append(f'{path}:{number}')
             continue
-        verdict = is_wrong(values)
+        verdict = is_wrong(review['sample_score']['score'].get('value') or {})
         if verdict is None:
             scan.unscored += 1
         elif not verdict:
@@ -151,7 +143,7 @@ def wrong_sample(review: Dict[str, Any], model: str, dataset: str, subset: str) 
         model=model, dataset=dataset, subset=subset,
         index=int(review.get('index', sample_score.get('sample_id', 0)) or 0),
         generation=int(sample_score.get('generation_index') or 0),
-        sample_id=str(metadata['id']) if metadata.get('id') is not None else f'#{review.get("index")}',
+        sample_id=sample_id(review),
         problem=_problem_text(review.get('messages')),
         solution=str(score.get('prediction') or ''),
         reference_answer=reference,

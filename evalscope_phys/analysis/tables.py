@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
-from .classify import Outcome
+from .classify import Diagnosis
 from .contract import CLASSES, ERROR, NONE, UNPARSEABLE
 from .reviews import ReviewScan
 
@@ -36,7 +36,7 @@ class ShareRow:
         return self.counts.get(label, 0) / self.judged if self.judged else None
 
 
-def share_rows(outcomes: Sequence[Outcome]) -> List[ShareRow]:
+def share_rows(outcomes: Sequence[Diagnosis]) -> List[ShareRow]:
     """``all`` first, then each domain, then each difficulty (where the records have them), per model."""
     rows: List[ShareRow] = []
     for model in sorted({o.sample.model for o in outcomes}):
@@ -85,7 +85,7 @@ def markdown_table(rows: Sequence[ShareRow]) -> str:
     return '\n'.join(lines)
 
 
-def markdown_report(scan: ReviewScan, outcomes: Sequence[Outcome], rows: Sequence[ShareRow],
+def markdown_report(scan: ReviewScan, outcomes: Sequence[Diagnosis], rows: Sequence[ShareRow],
                     judge_model: str, limit: Optional[int] = None) -> str:
     """The whole report: what was analysed, the shares, then ``none`` answers, unparseable replies and errors."""
     analysed = len(outcomes)

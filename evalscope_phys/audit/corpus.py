@@ -81,7 +81,7 @@ def tokens(text: str) -> List[str]:
     return _spaced(text).split()
 
 
-def read_records(path: Path) -> List[Dict[str, Any]]:
+def read_corpus_rows(path: Path) -> List[Dict[str, Any]]:
     """Rows of a JSON list (or ``{"data": [...]}``-style wrapper), JSONL or Parquet file."""
     path = Path(path)
     if not path.is_file():
@@ -196,7 +196,7 @@ def load_corpus(path: Path | str, text_fields: Sequence[str] = (), id_field: Opt
                 name: Optional[str] = None) -> Corpus:
     """Load ``path``; the compared text is the chosen fields joined by blank lines."""
     path = Path(path)
-    rows = read_records(path)
+    rows = read_corpus_rows(path)
     fields = resolve_text_fields(path, rows, text_fields)
     ids = _resolve_ids(path, rows, id_field)
     for i, row in enumerate(rows):

@@ -37,7 +37,7 @@ class JudgeConfig(JudgeEndpoint):
 
 
 @dataclass(frozen=True)
-class Verdict:
+class PairLabel:
     """The judge's label for one pair and why; ``raw`` is the reply as received."""
 
     label: str
@@ -120,32 +120,32 @@ def _client(config: JudgeConfig) -> ChatClient:
 
 
 def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: JudgeCache,
-                progress: Optional[Callable[[int], None]] = None) -> Tuple[List[Verdict], JudgeStats]:
+                progress: Optional[Callable[[int], None]] = None) -> Tuple[List[PairLabel], JudgeStats]:
     """A verdict for each (eval text, pool text) pair, from the cache when it has one."""
     template = load_prompt(config.prompt_path)
     client = _client(config)
-    verdicts: List[Optional[Verdict]] = [None] * len(pairs)
+    verdicts: List[Optional[PairLabel]] = [None] * len(pairs)
     todo = []
     for i, (eval_text, pool_text) in enumerate(pairs):
         key = pair_key(config.model, template, eval_text, pool_text)
         hit = cache.get(key)
         if hit is not None:
-            verdicts[i] = Verdict(hit['label'], hit['reason'], hit.get('raw', ''), cached=True)
+            verdicts[i] = PairLabel(hit['label'], hit['reason'], hit.get('raw', ''), cached=True)
         else:
             todo.append((i, key))
     if progress and len(pairs) - len(todo):
         progress(len(pairs) - len(todo))
 
-    def work(item: Tuple[int, str]) -> Tuple[int, Verdict]:
+    def work(item: Tuple[int, str]) -> Tuple[int, PairLabel]:
         i, key = item
         try:
             reply = client.complete(render_prompt(template, *pairs[i]))
         except ChatError as exc:
-            return i, Verdict(ERROR, str(exc))
+            return i, PairLabel(ERROR, str(exc))
         label, reason = parse_reply(reply)
         cache.put({'key': key, 'model': config.model, 'label': label, 'reason': reason, 'raw': reply,
                    'time': time.time()})
-        return i, Verdict(label, reason, reply)
+        return i, PairLabel(label, reason, reply)
 
     with ThreadPoolExecutor(max_workers=max(1, config.concurrency)) as pool:
         for i, verdict in pool.map(work, todo):

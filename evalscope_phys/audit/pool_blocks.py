@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Sequence, Tuple
 
-from .corpus import CorpusError, check_text_fields, item_text, read_records
+from .corpus import CorpusError, check_text_fields, item_text, read_corpus_rows
 
 DEFAULT_BLOCK_ROWS = 50_000
 _PLAN_VERSION = 1  # bump when block boundaries or text extraction change: old resume state is then ignored
@@ -104,7 +104,7 @@ def _parquet_blocks(path: Path, block_rows: int) -> Iterator[Block]:
 def _texts_to_parquet(source: Path, fields: Sequence[str], target: Path, block_rows: int) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
-    rows = read_records(source)
+    rows = read_corpus_rows(source)
     for i, row in enumerate(rows):
         check_text_fields(source, i, row, fields)
     texts = [item_text(row, fields) for row in rows]

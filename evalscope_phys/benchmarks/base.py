@@ -91,28 +91,59 @@ def find_data_file(root: Path, candidates: Iterable[str], what: str) -> Path:
     raise DatasetUnavailableError(f'No {what} file ({", ".join(names)}) found under {root}.')
 
 
-def read_records(path: Path) -> List[Dict[str, Any]]:
-    """Rows of a JSON array, a JSON object of rows, or a JSONL file; bad JSONL lines are reported."""
-    text = path.read_text(encoding='utf-8')
+class UnreadableDatasetError(DatasetUnavailableError):
+    """A dataset file that cannot be read as its format; the message is ``<file>: <what is wrong>``."""
+
+
+def read_rows(path: Path) -> List[Any]:
+    """Rows of a JSON array, a JSON object of rows, a JSONL file or a parquet file.
+
+    Bad JSONL lines are skipped and reported (one broken line should not stop a run); a file that
+    cannot be read as its format at all raises :class:`UnreadableDatasetError` naming it.
+    """
+    if path.suffix == '.parquet':
+        return _read_parquet(path)
+    try:
+        text = path.read_text(encoding='utf-8')
+    except UnicodeDecodeError as exc:
+        raise UnreadableDatasetError(f'{path}: not UTF-8 text (byte {exc.start}), so not JSON or JSONL') from None
+    except OSError as exc:
+        raise UnreadableDatasetError(f'{path}: cannot be read ({exc.strerror or exc})') from None
     if path.suffix == '.jsonl':
-        rows, bad = [], []
-        # split on newlines only: str.splitlines() also breaks at U+2028 etc. inside JSON strings
-        for number, line in enumerate(text.split('\n'), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                bad.append(f'line {number}: {exc.msg}')
-        if bad:
-            logger.warning('%s: skipped %d unreadable line(s): %s', path, len(bad), '; '.join(bad[:5]))
-        return rows
-    data = json.loads(text)
+        return _jsonl_rows(path, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableDatasetError(f'{path}: not JSON (line {exc.lineno} column {exc.colno}: {exc.msg})') from None
     if isinstance(data, dict):
         data = list(data.values()) if all(isinstance(v, dict) for v in data.values()) else [data]
     if not isinstance(data, list):
-        raise DatasetUnavailableError(f'{path}: expected a JSON list of records, got {type(data).__name__}.')
+        raise UnreadableDatasetError(f'{path}: expected a JSON list of records, got {type(data).__name__}')
     return data
+
+
+def _jsonl_rows(path: Path, text: str) -> List[Any]:
+    from evalscope_phys.jsonl import JsonlError, parse_lines
+
+    try:
+        rows, bad = parse_lines(text, strict=False)
+    except JsonlError as exc:
+        raise UnreadableDatasetError(f'{path}: {exc}') from None
+    if bad and not rows:
+        raise UnreadableDatasetError(f'{path}: not JSONL: no line is a JSON value ({"; ".join(bad[:3])})')
+    if bad:
+        logger.warning('%s: skipped %d unreadable line(s): %s', path, len(bad), '; '.join(bad[:5]))
+    return rows
+
+
+def _read_parquet(path: Path) -> List[Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq  # only hub copies need it
+
+    try:
+        return pq.read_table(path).to_pylist()
+    except (pa.ArrowException, OSError) as exc:
+        raise UnreadableDatasetError(f'{path}: not a readable parquet file ({exc})') from None
 
 
 def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
@@ -144,16 +175,18 @@ def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]]
         f'dataset_args.{benchmark}.local_path at a file with scorable rows, or choose other subsets.')
 
 
-def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any,
-                    skipped: Optional[Dict[str, List[str]]] = None) -> Tuple[DatasetDict, None]:
+def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any, *,
+                    skipped: Dict[str, List[str]]) -> Tuple[DatasetDict, None]:
     """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
 
-    Stops with one message naming the exclusion reasons (``skipped``) when nothing is left to evaluate.
+    The end of every adapter's load: logs the exclusions (``skipped``: reason -> record ids; required,
+    so no adapter can drop them) and stops with one message naming them when nothing is left to evaluate.
     Also starts booting the scoring workers (without waiting): scoring follows the first answers,
     and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
     """
     from evalscope_phys.scoring.pool import start_pool
 
+    log_skipped(adapter.name, skipped)
     check_something_to_evaluate(adapter.name, record_map, skipped, location)
     start_pool()
     return build_dataset_dict_from_record_map(

@@ -12,12 +12,12 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.seed import DEFAULT_BANDS, ENGINE_TYPE_CODES, NUMERIC_BANDS, SEED_TYPES, seed_score, \
-    seed_type
+from evalscope_phys.scoring.cmphysbench_seed import (DEFAULT_BANDS, ENGINE_TYPE_CODES, NUMERIC_BANDS, SEED_TYPES,
+                                                     seed_score, seed_type)
 
 #: the six topics of the paper, as report subsets
 SUBSET_LIST = ['magnetism', 'superconductivity', 'strongly_correlated_systems', 'semiconductors',
@@ -50,7 +50,7 @@ systems, semiconductors, theoretical foundations and others. Each answer is type
 ## Evaluation Notes
 
 - `seed` (primary, 0-100): CMPhysBench's SEED, computed by evalscope-phys's engine
-  (`evalscope_phys/scoring/seed.py`): expressions and equations 100 when equivalent, else their
+  (`evalscope_phys/scoring/cmphysbench_seed.py`): expressions and equations 100 when equivalent, else their
   expression edit distance; tuples entry by entry; intervals with brackets as tree nodes; numbers
   converted to the reference unit (pint) and credited 100/90/80 within relative 0.5%/1%/2%
   (`extra_params.seed_bands: paper`, the default; `release` uses the 1%/2%/4% of the scorer since
@@ -121,15 +121,14 @@ class CMPhysBenchAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         path = find_data_file(root, DATA_FILES, 'CMPhysBench')
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = defaultdict(list)
-        for record in read_records(path):
+        for record in read_rows(path):
             problem = normalise_record(record)
             reason = self._exclusion(problem)
             if reason:
                 skipped[reason].append(problem['id'])
             else:
                 record_map[problem['subset']].append(problem)
-        log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, path)
+        return records_dataset(self, record_map, path, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

@@ -18,7 +18,7 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import (
-    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, log_skipped, read_records,
+    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, read_rows,
     records_dataset,
 )
 from evalscope_phys.benchmarks.vision import (
@@ -111,7 +111,6 @@ class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
         root = locate_dataset(self, allow_file_pattern=['*physics*'])
         files = data_files(root)
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(root), skipped=skipped)
 
     @figure_limits
@@ -164,14 +163,6 @@ def data_files(root: Path) -> List[Path]:
         raise DatasetUnavailableError(f'olympiadbench_physics: no physics data file ({", ".join(RELEASE_FILES)} '
                                       f'or *physics*.parquet/.json/.jsonl) under {root}.')
     return hub
-
-
-def read_any(path: Path) -> List[Dict[str, Any]]:
-    """Rows of a JSON/JSONL file or of a parquet file (the hub layout)."""
-    if path.suffix == '.parquet':
-        import pyarrow.parquet as pq
-        return pq.read_table(path).to_pylist()
-    return read_records(path)
 
 
 def flag(value: Any) -> bool:
@@ -247,7 +238,7 @@ def collect_records(files: List[Path], subsets: List[str],
         'no question text': [], 'no final answer': [], 'answer types do not match the answer': [],
     }
     for path in files:
-        for record in read_any(path):
+        for record in read_rows(path):
             language = record_language(record, path)
             rid = str(record.get('id', '?'))
             if language not in languages:

@@ -33,8 +33,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import (
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, find_data_file, read_rows, records_dataset
+from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
     JUDGED,
@@ -266,7 +266,7 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
         self.image_root = path.parent
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = {}
-        for record in read_records(path):
+        for record in read_rows(path):
             rid = str(record.get('id', '?')) if isinstance(record, dict) else '?'
             problem = self._problem(record)
             if problem is not None:
@@ -275,7 +275,6 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
             subset = label(record['level'], LEVELS)
             if subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem(self, record: Any) -> Optional[str]:

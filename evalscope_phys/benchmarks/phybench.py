@@ -10,7 +10,7 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -83,7 +83,7 @@ class PHYBenchAdapter(DefaultDataAdapter):
         path = find_data_file(root, DATA_FILES, 'PHYBench')
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = {'no reference answer': [], 'unknown tag': [], 'no problem text': []}
-        for record in read_records(path):
+        for record in read_rows(path):
             rid = str(record.get('id', '?'))
             subset = TAG_TO_SUBSET.get(str(record.get('tag', '')).upper())
             if subset is None:
@@ -94,7 +94,6 @@ class PHYBenchAdapter(DefaultDataAdapter):
                 skipped['no reference answer'].append(rid)
             elif subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:

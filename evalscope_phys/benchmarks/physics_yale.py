@@ -14,9 +14,9 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, read_records, \
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, read_rows, \
     records_dataset
-from evalscope_phys.benchmarks.judging import (FAILED, Decision, RulesFirstJudgeMixin, record_routes,
+from evalscope_phys.judge.rules_first import (FAILED, Decision, RulesFirstJudgeMixin, record_routes,
                                                refuse_grader_address)
 from evalscope_phys.scoring.routing import needs_judge
 from evalscope_phys.benchmarks.multipart import score_parts
@@ -135,7 +135,7 @@ def data_files(root: Path, split: str) -> List[Path]:
     return files
 
 
-def problem_values(subs: Sequence[Dict[str, Any]]) -> Tuple[Dict[str, float], Dict[str, int]]:
+def answer_metrics_and_weights(subs: Sequence[Dict[str, Any]]) -> Tuple[Dict[str, float], Dict[str, int]]:
     """Per-problem metric values and their weights from the answers' verdicts (strict, lenient, scored).
 
     ``answer_acc`` is over the scored answers (weight: their number, so the report's mean is
@@ -188,15 +188,14 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         skipped: Dict[str, List[str]] = defaultdict(list)
         files = data_files(root, split)
         for path in files:
-            for record in read_records(path):
+            for record in read_rows(path):
                 problem = normalise_record(record, path.stem)
                 reason = self._exclusion(problem)
                 if reason:
                     skipped[reason].append(problem['id'])
                 else:
                     record_map[problem['domain']].append(problem)
-        log_skipped(self.name, skipped)
-        return records_dataset(self, record_map, files[0] if len(files) == 1 else root)
+        return records_dataset(self, record_map, files[0] if len(files) == 1 else root, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):
@@ -227,7 +226,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
     ) -> Score:
         matched = score_parts(task_state.metadata['answers'], original_prediction)
         subs = [p.to_dict() for p in matched.parts]
-        values, weights = problem_values(subs)
+        values, weights = answer_metrics_and_weights(subs)
         score = Score(prediction=original_prediction,
                       extracted_prediction=' ; '.join(s['extracted'] or '' for s in subs))
         score.main_score_name = STRICT
@@ -265,7 +264,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 sub.update(strict=None, lenient=None, scored=False)
             elif decision is not None:
                 sub.update(strict=decision, lenient=decision, scored=True)
-        values, weights = problem_values(subs)
+        values, weights = answer_metrics_and_weights(subs)
         # the final Score takes its metadata (and so these weights) from the rule score
         rule_score.metadata[compat.metric_weights_key()] = weights
         return values

@@ -23,12 +23,11 @@ from evalscope_phys.benchmarks.base import (
     DatasetUnavailableError,
     find_data_file,
     locate_dataset,
-    log_skipped,
     logger,
-    read_records,
+    read_rows,
     records_dataset,
 )
-from evalscope_phys.benchmarks.judging import RulesFirstJudgeMixin
+from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.physolym_records import RELEASE, normalise_record
 from evalscope_phys.benchmarks.solutions import no_reference_verdict
 from evalscope_phys.benchmarks.substring_strict import substring_strict
@@ -110,7 +109,7 @@ own problems in our schema (`evalscope_phys/data/demo/physolym_sample.jsonl`, wi
   and dimension `difficulty`.
 - With `--judge` (models given, strategy `auto` or `llm`), only answers the rules cannot decide go to
   the judge (unreadable answer or reference, text answers, engine timeout); `judged` and
-  `cannot_judge` report the shares. See `evalscope_phys/benchmarks/judging.py`.
+  `cannot_judge` report the shares. See `evalscope_phys/judge/rules_first.py`.
 - Metadata `pair_id` and `lang` let `evalscope-phys compare RUN --by-pair` test EN against ET.
 """
 
@@ -147,13 +146,12 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         skipped: Dict[str, List[str]] = defaultdict(list)
         seen: set = set()
         unanswered: List[str] = []
-        for row, record in enumerate(read_records(path), 1):
+        for row, record in enumerate(read_rows(path), 1):
             problem = self._problem_of(record, row, skipped, seen)
             if problem is not None:
                 record_map[problem['language']].append(problem)
                 if problem['reference'] is None:
                     unanswered.append(problem['id'])
-        log_skipped(self.name, skipped)
         if unanswered:
             logger.warning('%s: %d reference solution(s) state no final answer the engine can read; they are judged '
                            'against the full solution, or unscored without a judge (ids: %s%s)', self.name,

@@ -13,8 +13,8 @@ from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import FAILED, Decision, RulesFirstJudgeMixin, route_answers
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, route_answers
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 
@@ -114,14 +114,14 @@ def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
             return problems, str(root)
     path = find_data_file(root, DATA_FILES, 'PhysReason')
     return [normalise_record(r) if isinstance(r, dict) else {'id': '?', 'broken': 'not a JSON object'}
-            for r in read_records(path)], str(path)
+            for r in read_rows(path)], str(path)
 
 
 def _mean(values: List[float]) -> Optional[float]:
     return sum(values) / len(values) if values else None
 
 
-def problem_values(subs: List[Dict[str, Any]]) -> Dict[str, float]:
+def sub_answer_metrics(subs: List[Dict[str, Any]]) -> Dict[str, float]:
     """Per-problem metrics from its sub-answer verdicts (dicts with strict, lenient, eed, scored).
 
     A problem whose sub-answers were all scored gets ``strict_acc``/``lenient_acc``/``eed`` (the
@@ -172,7 +172,6 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 skipped[reason].append(problem['id'])
             else:
                 record_map[problem['difficulty']].append(problem)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, location, skipped=skipped)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
@@ -212,7 +211,7 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
             subs = [verdict.to_dict() for _ in references]
         score = Score(prediction=original_prediction, extracted_prediction=' ; '.join(s['extracted'] or '' for s in subs))
         score.main_score_name = STRICT
-        score.value = problem_values(subs)
+        score.value = sub_answer_metrics(subs)
         score.explanation = ', '.join(f'({i}) {s["reason"]}' for i, s in enumerate(subs, 1))
         score.metadata = {'sub_verdicts': subs}
         if not any(s['scored'] for s in subs):
@@ -236,4 +235,4 @@ class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 sub.update(strict=None, lenient=None, eed=None, scored=False)
             elif decision is not None:
                 sub.update(strict=decision, lenient=decision, scored=True)
-        return problem_values(subs)
+        return sub_answer_metrics(subs)

@@ -13,8 +13,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, log_skipped, logger, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, logger, read_rows, records_dataset
+from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import (
     DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, check_images, figure_limits, figure_message,
@@ -122,7 +122,7 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
             path = root / DATA_FILES[subset]
             if not path.is_file():
                 raise DatasetUnavailableError(f'{self.name}: {DATA_FILES[subset]} not found in {root}.')
-            for record in read_records(path):
+            for record in read_rows(path):
                 rid = f'{subset}:{record.get("id", "?")}' if isinstance(record, dict) else f'{subset}:?'
                 problem = self._problem(record, subset)
                 if problem is not None:
@@ -134,7 +134,6 @@ class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguag
                     if record['_reference'] is None:
                         unanswered.append(rid)
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         if unanswered:
             logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
                            'they are judged against the full solution, or unscored without a judge (ids: %s%s)',

@@ -16,11 +16,11 @@ from typing import Any, Dict, List, Optional, Tuple
 from evalscope.api.dataset import DatasetDict
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 
 
-class PhyXLocalLoading:
+class PhyXLocalLoading(compat.FigureLoaderHook):
     """Mixin placed before EvalScope's ``PhyXOEAdapter``: ``load()`` and figures for either PhyX layout."""
 
     def load(self) -> Tuple[DatasetDict, None]:
@@ -37,7 +37,7 @@ class PhyXLocalLoading:
         self.image_root = str(path.parent / phyx.image_dir)
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = {}
-        for record in read_records(path):
+        for record in read_rows(path):
             if not isinstance(record, dict):
                 skipped.setdefault('not a JSON object', []).append('?')
                 continue
@@ -50,7 +50,6 @@ class PhyXLocalLoading:
             subset = phyx.category_to_subset[record['category']]
             if subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     def _problem(self, record: Dict[str, Any], phyx: compat.PhyXUpstream) -> Optional[str]:
@@ -68,5 +67,5 @@ class PhyXLocalLoading:
             return 'options are not exactly A-D with the answer among them'
         return check_images(Path(self.image_root), record.get('image'))
 
-    def _load_figure(self, image_name: str) -> str:
+    def load_figure(self, image_name: str) -> str:
         return image_data_uri(self, resolve_image(Path(self.image_root), image_name))

@@ -14,8 +14,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, log_skipped, read_records, records_dataset
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
+from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
     DEFAULT_MAX_IMAGE_BYTES,
@@ -30,6 +30,7 @@ from evalscope_phys.benchmarks.vision import (
 )
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
+from evalscope_phys.scoring.words import CJK_RE
 
 #: record files looked for under ``local_path``, most specific first (JSON/JSONL with image paths,
 #: or the hub's parquet with the figures embedded)
@@ -55,7 +56,6 @@ VISION: Dict[str, Tuple[str, ...]] = {
 GROUPINGS = {'level': ('_level', LEVELS), 'language': ('_language', LANGUAGES),
              'vision_relevance': ('_vision', VISION)}
 SUBSET_LIST = list(LEVELS)
-_CJK_RE = re.compile(r'[\u4e00-\u9fff]')
 _ANSWER_TAG_RE = re.compile(r'<answer>(.*?)</answer>', re.S | re.I)
 
 PROMPT_TEMPLATE = (
@@ -115,7 +115,7 @@ def record_language(record: Dict[str, Any]) -> Optional[str]:
     """The record's language subset; inferred from CJK characters when the field is absent."""
     if record.get('language') not in (None, ''):
         return normalise_label(record['language'], LANGUAGES)
-    return 'zh' if _CJK_RE.search(str(record.get('question') or '')) else 'en'
+    return 'zh' if CJK_RE.search(str(record.get('question') or '')) else 'en'
 
 
 def sig_figs(value: Any) -> Optional[int]:
@@ -204,18 +204,15 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
                 skipped.setdefault(f'no {grouping}', []).append(rid)
             elif subset in record_map:
                 record_map[subset].append(record)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(path), skipped=skipped)
 
     @staticmethod
     def _read(path: Path) -> List[Any]:
         if path.suffix != '.parquet':
-            return read_records(path)
-        import pyarrow.parquet as pq  # only the hub copy needs it
-
+            return read_rows(path)
         rows: List[Any] = []
         for shard in sorted(path.parent.glob('*.parquet')):
-            rows.extend(pq.read_table(shard).to_pylist())
+            rows.extend(read_rows(shard))
         return rows
 
     def _problem(self, record: Dict[str, Any]) -> Optional[str]:

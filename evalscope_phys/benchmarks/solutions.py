@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from evalscope_phys.benchmarks.judging import is_text_answer
+from evalscope_phys.judge.rules_first import is_text_answer
 from evalscope_phys.scoring import Verdict, extract_final_answer
 from evalscope_phys.scoring.scan import boxed_contents
 
@@ -32,5 +32,4 @@ def reference_final_answer(solution: str) -> Optional[str]:
 def no_reference_verdict(prediction: str) -> Verdict:
     """The unscored verdict of a reply whose reference solution states no readable final answer."""
     # the reply is not read here: reading untrusted text belongs under the engine's deadline
-    return Verdict(eed=None, strict=None, lenient=None, reason=NO_REFERENCE_ANSWER, extracted=None,
-                   seconds=0.0, detail='the reference solution states no final answer the engine can read')
+    return Verdict.unscored(NO_REFERENCE_ANSWER, 'the reference solution states no final answer the engine can read')

@@ -14,7 +14,7 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import (
-    EN_ZH, chosen_languages, languages_param, locate_dataset, log_skipped, read_records, records_dataset,
+    EN_ZH, chosen_languages, languages_param, locate_dataset, read_rows, records_dataset,
 )
 from evalscope_phys.benchmarks.typed_answers import AnswerPart, build_parts, parse_answer_types, score_parts
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
@@ -112,7 +112,6 @@ class UGPhysicsAdapter(DefaultDataAdapter):
             from evalscope_phys.benchmarks.base import DatasetUnavailableError
             raise DatasetUnavailableError(f'ugphysics: no <Subject>/<language>.jsonl files under {root}.')
         record_map, skipped = collect_records(files, self.subset_list, self.languages)
-        log_skipped(self.name, skipped)
         return records_dataset(self, record_map, str(root), skipped=skipped)
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
@@ -173,7 +172,7 @@ def collect_records(files: List[Path], subsets: List[str],
     skipped: Dict[str, List[str]] = {'no problem text': [], 'no reference answer': [],
                                      'unknown subject': [], 'answer types do not match the answer': []}
     for path in files:
-        for record in read_records(path):
+        for record in read_rows(path):
             subject = subject_name(record, path)
             language = record_language(record, path)
             rid = f"{subject}-{language}-{record.get('index', '?')}"

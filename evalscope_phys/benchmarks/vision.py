@@ -150,14 +150,13 @@ def figure_limits(record_to_sample: Callable[[Any, Dict[str, Any]], Sample]) -> 
     return wrapped
 
 
-class FigureLimitsMixin:
+class FigureLimitsMixin(compat.InferenceStartHook):
     """Fails a sample marked by :func:`figure_limits` when it is run, with its message (put before the adapter)."""
 
-    def _on_inference_start(self, model: Any, sample: Sample) -> None:
+    def before_inference(self, model: Any, sample: Sample) -> None:
         error = (sample.metadata or {}).get(REQUEST_ERROR)
         if error:
             raise RequestTooLargeError(error)
-        super()._on_inference_start(model, sample)  # type: ignore[misc]
 
 
 def figure_message(text: str, images: Iterable[str]) -> List[ChatMessageUser]:

@@ -14,11 +14,12 @@ our all-parts ``strict_acc`` differs from their accuracy (:func:`explain`).
 from __future__ import annotations
 
 import csv
-import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from evalscope_phys.jsonl import parse_lines
 
 RESPONSE_FILE = 'response.jsonl'
 ACCURACY_FILE = 'accuracy.csv'
@@ -67,10 +68,7 @@ def read_run(directory: Path, references: Mapping[str, Sequence[str]]) -> Tuple[
         path = folder / RESPONSE_FILE
         if not path.is_file():
             continue
-        for line in path.read_text(encoding='utf-8').split('\n'):
-            if not line.strip():
-                continue
-            raw = json.loads(line)
+        for raw in parse_lines(path.read_text(encoding='utf-8'))[0]:
             rid = str(raw['id'])
             records[rid] = YaleRecord(rid, domain, raw.get('solution') or '', float(raw.get('accuracy') or 0.0),
                                       _accepted_part(raw, references.get(rid, ())), len(raw.get('final_answers') or []))

@@ -2,7 +2,7 @@
 
 Why: the judge self-test and the judge benchmark must measure the judge the adapters use, not a
 look-alike. So every pair goes through the adapters' own judge definition
-(:func:`~evalscope_phys.benchmarks.judging.rules_first_judge`: the same prompt and output contract)
+(:func:`~evalscope_phys.judge.rules_first.rules_first_judge`: the same prompt and output contract)
 and EvalScope's own :class:`~evalscope.api.judge.JudgeExecutor` with ``LLMJudge`` models built from an
 EvalScope ``judge`` config -- several models, ``repeats``, ``aggregation`` and ``min_valid_judges``
 work as in a run.
@@ -23,9 +23,9 @@ from evalscope.api.metric import Score
 from evalscope.config import JudgeConfig
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.judge_cost import (JUDGE_CALLS, JUDGE_COMPLETION_TOKENS, JUDGE_FAILED_CALLS,
+from evalscope_phys.judge.cost import (JUDGE_CALLS, JUDGE_COMPLETION_TOKENS, JUDGE_FAILED_CALLS,
                                                   JUDGE_PROMPT_TOKENS, judge_usage)
-from evalscope_phys.benchmarks.judging import CANNOT_JUDGE, JUDGE_FAILED, rules_first_judge
+from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, rules_first_judge
 from evalscope_phys.scoring.metrics import LENIENT, STRICT
 
 #: concurrent pairs; each pair's judges and repeats run one after another, as in a run
@@ -100,7 +100,7 @@ def judge_pair(panel: JudgeExecutor, pair: JudgePair) -> PairJudgement:
     review = panel.execute(definition, context)
     labels = {f'{obs.judge_id}#{obs.repeat_id}': str(getattr(verdict.value, 'verdict', verdict.value))
               for obs in review.observations for verdict in obs.case_verdicts}
-    # a failed call reaches reduce as the rule fallback: no accuracy, judge_failed > 0 (see judging.py)
+    # a failed call reaches reduce as the rule fallback: no accuracy, judge_failed > 0 (see rules_first.py)
     no_reply = STRICT not in (review.value or {}) and (review.value or {}).get(JUDGE_FAILED, 0.0) > 0
     usable = review.status.is_usable and bool(review.value) and not no_reply
     errors = '; '.join(a.error for a in review.attempts if a.error)

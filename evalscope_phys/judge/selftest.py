@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from evalscope_phys.jsonl import parse_lines
 from evalscope_phys.scoring.routing import is_text_answer
 
 CLASSES: Dict[str, bool] = {
@@ -138,8 +139,7 @@ def read_references(paths: Iterable[Path]) -> List[Reference]:
         path = Path(path)
         try:
             text = path.read_text(encoding='utf-8')
-            rows = ([json.loads(line) for line in text.split('\n') if line.strip()] if path.suffix == '.jsonl'
-                    else json.loads(text))
+            rows = parse_lines(text)[0] if path.suffix == '.jsonl' else json.loads(text)
         except (OSError, ValueError) as exc:
             raise SelfTestError(f'{path}: cannot read references ({exc})') from None
         for row in rows if isinstance(rows, list) else []:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Hashable, List, Optional, Sequence
 
-from evalscope_phys.reward.score import (DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT, Reference, Reward, check_options,
+from evalscope_phys.reward.score import (DEFAULT_MAX_WAIT, ANSWER_DEADLINE, Reference, Reward, check_options,
                                          count_unscored, score_completion)
 
 DEFAULT_THREADS = 4
@@ -37,7 +37,7 @@ class Rewards(List[Reward]):
 def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, mode: str = 'binary',
                  units: Optional[Sequence[Optional[str]]] = None,
                  tolerances: Optional[Sequence[Optional[float]]] = None, format_weight: float = 0.0,
-                 timeout: float = DEFAULT_TIMEOUT, threads: int = DEFAULT_THREADS,
+                 timeout: float = ANSWER_DEADLINE, threads: int = DEFAULT_THREADS,
                  max_wait: float = DEFAULT_MAX_WAIT) -> Rewards:
     """One :class:`Reward` per response, in order, with the unscored share (see :func:`batch_rewards`)."""
     check_options(mode, format_weight)
@@ -75,7 +75,7 @@ def batch_scores(responses: Sequence[Any], references: Sequence[Reference], *, m
 def batch_rewards(responses: Sequence[Any], references: Sequence[Reference], *, mode: str = 'binary',
                   units: Optional[Sequence[Optional[str]]] = None,
                   tolerances: Optional[Sequence[Optional[float]]] = None, format_weight: float = 0.0,
-                  timeout: float = DEFAULT_TIMEOUT, threads: int = DEFAULT_THREADS) -> List[float]:
+                  timeout: float = ANSWER_DEADLINE, threads: int = DEFAULT_THREADS) -> List[float]:
     """Rewards of ``responses[i]`` against ``references[i]``, in order, as :func:`physics_reward`
     would give them one by one, with repeats scored once and the rest in parallel.
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Union
 
 from evalscope_phys.scoring import Verdict, extract_final_answer, score_answer
+from evalscope_phys.scoring.limits import ANSWER_DEADLINE
 
 logger = logging.getLogger(__name__)
 
@@ -27,9 +28,6 @@ MODES = ('binary', 'lenient', 'eed')
 UNSCORED_REWARD = 0.0
 """Reward of an unscored answer: never above a wrong one, so a policy gains nothing by producing
 answers that time out or overflow the size limits. The count is kept in :func:`unscored_counts`."""
-DEFAULT_TIMEOUT = 5.0
-"""Hard per-answer budget (seconds) handed to the engine, counted from the moment a scoring worker
-takes the completion: waiting behind other completions is not charged to it."""
 DEFAULT_MAX_WAIT = 300.0
 """Bound on one completion's whole wait (queue, a retry, another thread scoring the same text)."""
 RETRIED_REASONS = ('timeout', 'worker_crashed')
@@ -102,7 +100,7 @@ def reward_from_verdict(verdict: Verdict, response: Any, *, mode: str = 'binary'
 
 def score_completion(response: Any, reference: Reference, *, mode: str = 'binary', unit: Optional[str] = None,
                      tolerance: Optional[float] = None, format_weight: float = 0.0,
-                     timeout: float = DEFAULT_TIMEOUT, max_wait: float = DEFAULT_MAX_WAIT) -> Reward:
+                     timeout: float = ANSWER_DEADLINE, max_wait: float = DEFAULT_MAX_WAIT) -> Reward:
     """The :class:`Reward` of one completion (score and verdict); never raises on bad input.
 
     ``timeout`` is the completion's scoring budget from the moment a worker takes it; an answer
@@ -117,7 +115,7 @@ def score_completion(response: Any, reference: Reference, *, mode: str = 'binary
 
 def physics_reward(response: Any, reference: Reference, *, mode: str = 'binary', unit: Optional[str] = None,
                    tolerance: Optional[float] = None, format_weight: float = 0.0,
-                   timeout: float = DEFAULT_TIMEOUT, max_wait: float = DEFAULT_MAX_WAIT) -> float:
+                   timeout: float = ANSWER_DEADLINE, max_wait: float = DEFAULT_MAX_WAIT) -> float:
     """Reward of one completion against its reference: 1.0/0.0 by default (strict correctness).
 
     ``unit`` is the reference's unit when the dataset keeps it apart, ``tolerance`` the lenient
@@ -153,8 +151,7 @@ def _verdict(response: Any, reference: Reference, *, mode: str, unit: Optional[s
         return verdict
     except Exception as exc:  # the facade never raises on bad input; anything else is our failure
         logger.exception('scoring failed; the completion earns the unscored reward')
-        return Verdict(eed=None, strict=None, lenient=None, reason='error', extracted=None, seconds=0.0,
-                       detail=f'{type(exc).__name__}: {exc}'[:300])
+        return Verdict.unscored('error', f'{type(exc).__name__}: {exc}'[:300])
 
 
 def _is_boxed(response: Any) -> bool:

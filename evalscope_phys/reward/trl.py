@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, List, Mapping, Optional, Sequence
 
 from evalscope_phys.reward.batch import DEFAULT_THREADS, batch_scores
-from evalscope_phys.reward.score import DEFAULT_TIMEOUT, check_options
+from evalscope_phys.reward.score import ANSWER_DEADLINE, check_options
 
 REFERENCE_COLUMNS = ('solution', 'ground_truth')
 """Columns searched for the reference answer, in order, when no column is named."""
@@ -46,7 +46,7 @@ class PhysicsRewardFunc:
 
     def __init__(self, reference_column: Optional[str] = None, *, mode: str = 'binary',
                  unit_column: Optional[str] = 'unit', tolerance_column: Optional[str] = 'tolerance',
-                 format_weight: float = 0.0, timeout: float = DEFAULT_TIMEOUT, threads: int = DEFAULT_THREADS,
+                 format_weight: float = 0.0, timeout: float = ANSWER_DEADLINE, threads: int = DEFAULT_THREADS,
                  name: str = 'physics_reward_func'):
         check_options(mode, format_weight)
         self.reference_column, self.mode = reference_column, mode

@@ -16,12 +16,12 @@ import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from evalscope_phys.reward.batch import DEFAULT_THREADS, batch_scores
-from evalscope_phys.reward.score import DEFAULT_TIMEOUT, Reference, score_completion
+from evalscope_phys.reward.score import ANSWER_DEADLINE, Reference, score_completion
 
 
 def compute_score(data_source: Any, solution_str: str, ground_truth: Reference,
                   extra_info: Optional[Mapping[str, Any]] = None, *, mode: str = 'binary',
-                  format_weight: float = 0.0, timeout: float = DEFAULT_TIMEOUT, **_: Any) -> Dict[str, Any]:
+                  format_weight: float = 0.0, timeout: float = ANSWER_DEADLINE, **_: Any) -> Dict[str, Any]:
     """``{"score", "strict", "lenient", "scored", "reason"}`` for one response.
 
     ``data_source`` is not needed (any physics row is scored the same way); unknown keywords
@@ -41,7 +41,7 @@ async def compute_score_async(data_source: Any, solution_str: str, ground_truth:
 
 def compute_score_batch(data_sources: Sequence[Any], solution_strs: Sequence[str],
                         ground_truths: Sequence[Reference], extra_infos: Optional[Sequence[Any]] = None, *,
-                        mode: str = 'binary', format_weight: float = 0.0, timeout: float = DEFAULT_TIMEOUT,
+                        mode: str = 'binary', format_weight: float = 0.0, timeout: float = ANSWER_DEADLINE,
                         threads: int = DEFAULT_THREADS, **_: Any) -> List[Dict[str, Any]]:
     """The batch reward manager's entry point: one dict per response, repeats scored once."""
     if extra_infos is None:

@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope_phys.jsonl import JsonlAppender, read_lines, repair_torn_tail
 
+from .limits import ANSWER_DEADLINE
 from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, needs_judge
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('--out', required=True, metavar='OUT.jsonl', help='scored lines (resumed if present)')
     parser.add_argument('--workers', type=int, default=None,
                         help='scoring worker processes (and calling threads); default: min(2, CPUs)')
-    parser.add_argument('--timeout', type=float, default=5.0, help='hard deadline per answer, seconds')
+    parser.add_argument('--timeout', type=float, default=ANSWER_DEADLINE, help='hard deadline per answer, seconds')
     parser.add_argument('--no-eed', action='store_true', help='skip the EED score (strict/lenient only)')
     parser.add_argument('--quiet', action='store_true', help='no progress bar')
     parser.add_argument('--judge-scope', choices=JUDGE_SCOPES, default=DEFAULT_SCOPE,

@@ -24,12 +24,14 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
+from .aliases import base_symbol, canonical_symbol
 from .quantity_names import same_quantity_name
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
 from .latex import LatexError
 from .matching import assignments, unmatched_rows
+from .piecewise import branches
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
@@ -42,6 +44,10 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if isinstance(reference, Unreadable) and reference.why in UNSUPPORTED_STRUCTURES:
         if isinstance(answer, Unreadable) and compact(answer.raw) == compact(reference.raw):
             return accepted('equivalent', 'identical text')
+        if reference.why == 'piecewise' and isinstance(answer, Unreadable) and answer.why == 'piecewise':
+            by_branch = _piecewise(reference.raw, answer.raw, options)
+            if by_branch is not None:
+                return by_branch
         return rejected(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
@@ -56,6 +62,39 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if not options.eed:
         outcome = replace(outcome, eed=None, parts=tuple(replace(p, eed=None) for p in outcome.parts))
     return outcome
+
+
+_OTHERWISE_RE = re.compile(r'^(?:\\(?:text|mbox|textrm)\s*\{\s*)?(?:otherwise|elsewhere|else)\s*\}?$', re.I)
+
+
+def _piecewise(reference: str, answer: str, options: Options) -> Optional[Outcome]:
+    """Two ``cases`` blocks branch by branch: accepted when every branch has the same value under the
+    same condition (in the same order, or paired by condition); None (undecided) otherwise."""
+    ref, ans = branches(reference), branches(answer)
+    if ref is None or ans is None or len(ref[1]) != len(ans[1]):
+        return None
+    if canonical_symbol(ref[0]) != canonical_symbol(ans[0]) and ref[0] and ans[0]:
+        return None  # E(r) = ... against V(r) = ...: the names differ (a judge decides)
+    try:
+        same = [[_same(rv, av, options) and _same_condition(rc, ac, options) for av, ac in ans[1]]
+                for rv, rc in ref[1]]
+    except ReferenceUnreadable:
+        return None
+    if all(same[i][i] for i in range(len(same))) or \
+            all(sum(row) == 1 for row in same) and all(sum(col) == 1 for col in zip(*same)):
+        return accepted('equivalent', 'the same value on every branch')
+    return None
+
+
+def _same(reference: str, answer: str, options: Options) -> bool:
+    return compare(read_answer(reference), read_answer(answer), replace(options, eed=False)).strict
+
+
+def _same_condition(reference: str, answer: str, options: Options) -> bool:
+    ref, ans = ('' if _OTHERWISE_RE.match(c) else c for c in (reference, answer))
+    if not ref or not ans:
+        return not ref and not ans
+    return compact(ref) == compact(ans) or _same(ref, ans, options)
 
 
 def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
@@ -73,7 +112,7 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
             return outcomes[-1]
         return rejected('hedged', f'{len(answer.options)} alternatives offered for one answer')
     if isinstance(answer, Collection) and answer.kind == 'list':
-        chosen = _one_of_list(reference, answer)
+        chosen = _one_of_list(reference, answer, options)
         if chosen is None:
             return rejected('count_mismatch', f'{len(answer.items)} answers for one')
         return dispatch(reference, chosen, options)
@@ -117,7 +156,7 @@ def _items(answer: Answer) -> Optional[Tuple[Answer, ...]]:
     return None
 
 
-def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
+def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Optional[Answer]:
     """The item of an answer list that answers a single reference, or None (several candidates).
 
     Words beside one formula are commentary; a definition of the reference's quantity is the one.
@@ -128,9 +167,88 @@ def _one_of_list(reference: Answer, answer: Collection) -> Optional[Answer]:
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name
                  and same_quantity_name(i.name, reference.name)]
-        if len(named) == 1:
+        if len(named) == 1 and not any(_second_value(reference, i, options) for i in formulas):
             return named[0]
-    return None
+    return _the_answer_among(reference, formulas, options)
+
+
+def _second_value(reference: Definition, item: Answer, options: Options) -> bool:
+    """A readable bare value beside a named answer that is not the reference's value ("E = 5, 7":
+    the 7); a link stating the same value (``C = \\ldots;\\ \\frac{4\\pi\\epsilon_0 ad}{d-a}``) is not."""
+    if not isinstance(item, Value) or read_expression_safely(item.latex)[0] is None:
+        return False
+    try:
+        return not dispatch(reference.value, item, replace(options, eed=False)).lenient
+    except ReferenceUnreadable:
+        return False
+
+
+CONDITIONS = frozenset({'<', '<=', '>', '>=', 'll', 'gg'})
+"""Relation kinds that state a condition (``|x| < 1``, ``r > R``) when written beside an answer."""
+
+
+def _the_answer_among(reference: Answer, formulas: List[Answer], options: Options) -> Optional[Answer]:
+    """The one item of a part that carries the reference's quantity, when every other item is a
+    condition, a definition of another quantity or an earlier link of the chain that ends in it.
+
+    Why: models write ``P = \\ldots;\\ \\omega_{21} = \\ldots`` or ``y = \\ldots,\\ |x| < 1``; the extra
+    items are not competing answers. Two items for one quantity (``\\theta_1 = 30^\\circ,\\ \\theta_2 =
+    60^\\circ``), a bare second value, or a definition the answer never uses beside a bare reference
+    stay several answers (``count_mismatch``).
+    """
+    if not 1 < len(formulas) <= MAX_CHAIN_ITEMS or isinstance(reference, (Collection, Alternatives)):
+        return None
+    try:
+        outcomes = [dispatch(reference, item, replace(options, eed=False)) for item in formulas]
+    except ReferenceUnreadable:  # a side of the reference the engine cannot read: as before, several answers
+        return None
+    matching = [i for i, o in enumerate(outcomes) if o.strict]
+    if len(matching) != 1:
+        return None
+    chosen = formulas[matching[0]]
+    if _name_of(reference) and _name_of(chosen) and _is_number(reference) and \
+            canonical_symbol(_name_of(reference)) != canonical_symbol(_name_of(chosen)):
+        return None  # "beta = 0" met by another quantity that is 0: a match by luck, not by meaning
+    names = {base_symbol(n).lower() for n in (_name_of(reference), _name_of(chosen)) if n}  # l' and L' alike
+    for i, item in enumerate(formulas):
+        if i == matching[0] or outcomes[i].lenient:
+            continue  # the answer itself, or a link that states the same value
+        if isinstance(item, Relation) and item.kind in CONDITIONS:
+            continue
+        name = _name_of(item)
+        if not name or base_symbol(name).lower() in names:
+            return None  # a bare value or a second candidate for the quantity asked
+        if not _name_of(reference) and not _uses(chosen, name):
+            return None  # beside a bare reference, only a definition the answer itself uses is one
+    return chosen
+
+
+def _is_number(reference: Answer) -> bool:
+    value = reference.value if isinstance(reference, Definition) else \
+        reference.right if isinstance(reference, Relation) else reference
+    return isinstance(value, Value) and is_numeric(value.latex)
+
+
+MAX_CHAIN_ITEMS = 6
+"""Items of one part beyond this are a list of candidates, not an answer with its definitions."""
+MAX_EXTRA_PAIRS = 16
+"""Several references against more items are paired among the extras only up to this many comparisons (cost)."""
+
+
+def _name_of(answer: Answer) -> str:
+    if isinstance(answer, Definition):
+        return answer.name
+    if isinstance(answer, Relation) and answer.kind in ('=', 'approx') and isinstance(answer.left, Value):
+        return answer.left.latex
+    return ''
+
+
+def _uses(answer: Answer, name: str) -> bool:
+    """Whether the written answer mentions the symbol ``name`` (``\\omega_{21}`` in ``\\Gamma^2 + \\omega_{21}^2``)."""
+    wanted = canonical_symbol(name)
+    text = describe(answer)
+    return any(canonical_symbol(m.group(0)) == wanted
+               for m in re.finditer(r'\\?[A-Za-z]+(?:_\{[^{}]*\}|_\\?[A-Za-z0-9]+)?', text))
 
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
@@ -138,7 +256,38 @@ def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, optio
     given = answer_items(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
+    if len(items) < len(given) and len(items) * len(given) <= MAX_EXTRA_PAIRS:
+        given = _answers_among(items, given, options, ordered) or given
     return match_items(items, given, options, ordered)
+
+
+def _answers_among(references: Tuple[Answer, ...], given: Tuple[Answer, ...], options: Options,
+                   ordered: bool) -> Optional[Tuple[Answer, ...]]:
+    """The items that answer several references one to one (in order when ordered), when every other
+    item is a condition, words or a definition of a quantity no reference names; else None."""
+    quiet = replace(options, eed=False)
+    try:
+        table = {(i, j): dispatch(r, a, quiet) for i, r in enumerate(references) for j, a in enumerate(given)}
+    except ReferenceUnreadable:
+        return None
+    chosen, strict, _ = assignments(table, len(references), len(given), lambda o: o.strict, lambda o: o.lenient,
+                                    lambda o: o.error, ordered=False)
+    if len(chosen) != len(references) or not all(table[p].strict for p in chosen):
+        return None
+    columns = [j for _, j in sorted(chosen)]
+    if ordered and columns != sorted(columns):
+        return None
+    names = {base_symbol(n).lower() for n in [_name_of(r) for r in references] + [_name_of(given[j]) for j in columns]
+             if n}
+    for j, item in enumerate(given):
+        if j in columns or isinstance(item, Text):
+            continue
+        if isinstance(item, Relation) and item.kind in CONDITIONS:
+            continue
+        name = _name_of(item)
+        if not name or base_symbol(name).lower() in names:
+            return None  # a bare value, or a second candidate for a quantity asked
+    return tuple(given[j] for j in columns)
 
 
 def answer_items(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
@@ -265,6 +414,15 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         as_equation = Relation('=', Value(reference.name), reference.value)
         return compare_relations.compare_relation(as_equation, answer, options)
     if isinstance(answer, Definition):
+        if reference.name and answer.name and not answer.steps:
+            # "b = a" for "a = b": the same equation written the other way round
+            try:
+                as_equation = compare_relations.compare_relation(
+                    Relation('=', Value(reference.name), reference.value), answer, options)
+            except ReferenceUnreadable:  # a name that is no expression (P(+)): the names decide below
+                as_equation = None
+            if as_equation is not None and as_equation.strict:
+                return as_equation
         if not same_quantity_name(reference.name, answer.name):
             return rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
         return with_steps(reference.value, answer, options)

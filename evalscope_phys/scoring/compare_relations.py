@@ -18,6 +18,9 @@ from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted,
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
 """Relations whose sides may be swapped."""
+EQUALITY_LIKE = frozenset({'=', 'approx', 'sim'})
+"""``=``, ``\\approx`` and ``\\sim`` between the same two sides state the same result: a physicist
+writes ``\\Gamma_1/\\Gamma_2 \\approx 0`` for ``= 0``."""
 
 
 def compare_relation(reference: Relation, answer: Answer, options: Options) -> Outcome:
@@ -28,10 +31,7 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
             if answer.name else answer.value
     if not isinstance(answer, Relation):
         return rejected('not_equivalent', 'not a relation' if reference.kind != '=' else 'not an equation')
-    if {reference.kind, answer.kind} <= {'=', 'approx'} and reference.kind != answer.kind:
-        kind_matches = False
-    else:
-        kind_matches = reference.kind == answer.kind
+    kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
     if not kind_matches:
         return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
     side_by_side = _sides(reference, answer, options, swapped=False)

@@ -13,11 +13,13 @@ from typing import Optional, Tuple
 import sympy
 
 from . import numeric
+from .aliases import with_aliases
 from .answer import Unit, Value
 from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
 from .normalize import is_opaque_name, is_vector_name
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
+from .rounding import agreement, stated_number
 
 SYMBOLIC_PROOF_MAX_OPS = 60
 """Matches this small are also proven with ``expand`` (reason ``equivalent``)."""
@@ -55,8 +57,13 @@ def read_expression_safely(latex: str) -> Tuple[Optional[sympy.Expr], str]:
     return expr, '' if error is None else str(error)
 
 
+_FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
+
+
 def compact(text: str) -> str:
-    return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text)
+    """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
+    fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
+    return _FRACTION_SPELLINGS_RE.sub(r'\\frac', re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text))
 
 
 def written(value: Value) -> str:
@@ -65,7 +72,19 @@ def written(value: Value) -> str:
 
 
 def compare_values(reference: Value, answer: Value, options: Options) -> Outcome:
-    """Two values, each with an optional unit: units converted with pint, then :func:`expressions`."""
+    """Two values, each with an optional unit: units converted with pint, then :func:`expressions`;
+    failing that, once more with aliased symbols spelt alike (:mod:`.aliases`)."""
+    outcome = _compare_values(reference, answer, options)
+    if outcome.strict or outcome.reason in ('answer_too_large', 'dimension_mismatch'):
+        return outcome
+    aliased = with_aliases(reference.latex, answer.latex)
+    if aliased is None:
+        return outcome
+    again = _compare_values(replace(reference, latex=aliased[0]), replace(answer, latex=aliased[1]), options)
+    return again if (again.strict, again.lenient) > (outcome.strict, outcome.lenient) else outcome
+
+
+def _compare_values(reference: Value, answer: Value, options: Options) -> Outcome:
     if reference.tolerance is not None:
         options = replace(options, tolerance=reference.tolerance)
     try:
@@ -98,6 +117,9 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
                       str(error)[:120])
     if not vectors_are_polynomial(ref_expr, ans_expr) and compact(reference.latex) == compact(answer.latex):
         return accepted('equivalent', 'identical text')
+    in_light_speed = _in_units_of_c(reference, ref_expr, answer, ans_expr)
+    if in_light_speed is not None:
+        ans_expr, answer = in_light_speed
     conversion = _convert(reference.unit, answer.unit, options)
     if isinstance(conversion, Outcome):
         return conversion
@@ -108,6 +130,9 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
         other = expressions(ref_expr, ans_expr * sympy.Float(alternative), options, 'unit_converted')
         if (other.strict, other.lenient) > (outcome.strict, outcome.lenient):
             outcome = other
+            unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
+    if not outcome.strict and options.tolerance is None:
+        outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
@@ -115,6 +140,54 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
         # the reference gives no unit to check the answer's against: the number may be in another one
         return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
     return outcome
+
+
+def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted: sympy.Expr,
+                outcome: Outcome) -> Outcome:
+    """A number that agrees with the reference to the digits it states (:mod:`.rounding`)."""
+    if ref_expr.free_symbols or converted.free_symbols or outcome.reason in (UNDECIDED, 'dimension_mismatch'):
+        return outcome
+    try:
+        value = float(converted)
+    except (TypeError, ValueError, OverflowError):
+        return outcome
+    how = agreement(reference.latex, answer.latex, value)
+    if how == 'strict':
+        # the edit distance stays the official one's (9.81 against 9.8 scores EED 0 there): EED measures
+        # expression distance, not rounding
+        return replace(accepted('numeric_match', "agrees to the digits the reference states", error=outcome.error),
+                       eed=outcome.eed)
+    if how == 'lenient' and not outcome.lenient:
+        return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
+                       outcome.error)
+    return outcome
+
+
+def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr):
+    """``v = \\frac{2\\sqrt2}{5}c`` against ``1.7\\times10^{10}\\,\\text{cm/s}``: the answer's number of
+    light speeds in the reference's unit, as ``(expression, Value)``, or None.
+
+    Only when the reference is a bare number with a unit pint converts light speed into and the
+    answer's one symbol is ``c`` with no unit of its own: then ``c`` can only be the speed of light.
+    """
+    if ref_expr.free_symbols or reference.unit is None or answer.unit is not None \
+            or {s.name for s in ans_expr.free_symbols} != {'c'}:
+        return None
+    from .units import parse_unit, registry
+    unit = parse_unit(reference.unit.text)
+    if unit is None:
+        return None
+    try:
+        light = float(registry().Quantity(1.0, 'speed_of_light').to(unit).magnitude)
+        value = ans_expr.subs(next(iter(ans_expr.free_symbols)), sympy.Float(light))
+    except Exception:  # other dimensions: c is not a speed here
+        return None
+    if value.free_symbols:
+        return None
+    stated = stated_number(re.sub(r'\\[,;!]|\\cdot|\\times|\s', '', answer.latex)[:-1]) \
+        if answer.latex.rstrip().endswith('c') else None
+    digits = f'{float(value):.{stated[1] - 1}e}' if stated else repr(float(value))  # 0.6c states one figure
+    return value, Value(digits, reference.unit)
 
 
 def _dimensionless(unit: Optional[Unit]) -> bool:
@@ -193,12 +266,66 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
             kinds = sorted({s.name.split(':')[0] for s in ref_special ^ ans_special})
             outcome = replace(outcome, strict=False, lenient=False, reason=UNDECIDED,
                               detail='different values the engine cannot look inside: ' + ', '.join(kinds))
+    if not outcome.strict and outcome.reason != UNDECIDED:
+        convention = _equal_by_convention(reference, answer, options)
+        if convention is not None:
+            outcome = replace(convention, detail=convention.detail or 'equal once ' + _CONVENTION_WORDS)
     if not outcome.strict and outcome.reason != UNDECIDED and _equal_if_e_is_euler(reference, answer, options):
         outcome = replace(outcome, lenient=False, reason=UNDECIDED,
                           detail="equal only if the bare e on one side is Euler's number, not the elementary charge")
     if options.eed and outcome.eed is None:
         outcome = replace(outcome, eed=100.0 if outcome.strict else eed_distance(reference, answer, options))
     return outcome
+
+
+_CONVENTION_WORDS = "hbar is h/2pi and a bare i the imaginary unit"
+CONVENTION_MAX_OPS = 200
+"""Values larger than this are not compared again under the h/hbar and i conventions (cost)."""
+
+
+def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[Outcome]:
+    """The two values equal once ``h`` is written as ``2\\pi\\hbar`` (only when one side writes
+    ``\\hbar`` and the other ``h``, never both) or once a bare ``i`` is the imaginary unit (when the
+    other side has the imaginary unit, or both write ``i``); None otherwise.
+
+    Why: ``\\frac{h}{4\\pi}`` and ``\\frac{\\hbar}{2}`` are one value to a physicist, as are
+    ``e^{i\\omega t}`` and ``\\cos\\omega t + i\\sin\\omega t``; the parser keeps ``h`` and ``i`` as plain
+    symbols because they are also a height and an index.
+    """
+    names = [{s.name: s for s in side.free_symbols} for side in (reference, answer)]
+    substitutions = {}
+    uses_h = ['h' in n for n in names]
+    uses_hbar = ['hbar' in n for n in names]
+    if uses_h[0] != uses_h[1] and uses_hbar[0] != uses_hbar[1] and uses_h[0] == uses_hbar[1]:
+        hbar = next(n['hbar'] for n in names if 'hbar' in n)
+        substitutions['h'] = 2 * sympy.pi * hbar
+    uses_i = ['i' in n for n in names]
+    has_unit = [side.has(sympy.I) for side in (reference, answer)]
+    if (all(uses_i) and not any(has_unit)) or (uses_i[0] != uses_i[1] and has_unit[uses_i.index(False)]):
+        substitutions['i'] = sympy.I
+    if not substitutions:
+        return None
+    if sympy.count_ops(reference) + sympy.count_ops(answer) > CONVENTION_MAX_OPS:
+        return None
+    sides = [side.subs({n[k]: v for k, v in substitutions.items() if k in n}) for side, n in zip((reference, answer), names)]
+    if sides[0] == sides[1] or _expand_proof(sides[0], sides[1]):
+        return accepted('equivalent')
+    if 'i' in substitutions:  # complex sides: only the cheap proofs (sampling them costs seconds)
+        return accepted('equivalent') if _complex_proof(sides[0], sides[1]) else None
+    sampled = numeric.sample(sides[0], sides[1], options.rtol)
+    if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL:
+        return accepted('equivalent_numerically', error=sampled.worst)
+    return None
+
+
+def _complex_proof(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """``e^{i x}`` against ``\\cos x + i \\sin x``: equal once sines and cosines are written as exponentials."""
+    try:
+        difference = reference - answer
+        return sympy.count_ops(difference) <= SYMBOLIC_PROOF_MAX_OPS and \
+            sympy.expand(difference.rewrite(sympy.exp)) == 0
+    except Exception:
+        return False
 
 
 def _has_euler(expr: sympy.Expr) -> bool:

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
+from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
@@ -209,8 +210,7 @@ def _labels(value: Any, name: str) -> Tuple[Any, ...]:
 
 
 def _unscored(reason: str, started: float, detail: str = '', extracted: Optional[str] = None) -> Verdict:
-    return Verdict(eed=None, strict=None, lenient=None, reason=reason, extracted=extracted,
-                   seconds=time.perf_counter() - started, detail=detail)
+    return Verdict.unscored(reason, detail, extracted, seconds=time.perf_counter() - started)
 
 
 def _check_options(tolerance: Any, unit: Any, multiple: Any, answer_type: Any) -> Tuple[str, tuple]:
@@ -248,7 +248,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  tolerance: Union[None, float, Sequence[Optional[float]]] = None,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
-                 timeout: Optional[float] = 5.0, wait: Optional[float] = None) -> Verdict:
+                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched

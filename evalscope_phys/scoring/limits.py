@@ -4,7 +4,7 @@ Some inputs are cheap to write and ruinous to evaluate (``2^{99999999}``, ``10^{
 10k-character sums). ``check_text_limits`` runs on the LaTeX before parsing and
 ``check_expr_limits`` on the parsed expression before ``simplify``; both return a short reason or
 None, so an answer is reported as unscored with that reason instead of burning the deadline. The
-deadline itself is :mod:`evalscope_phys.scoring.pool`'s.
+deadline is :data:`ANSWER_DEADLINE` (enforced by :mod:`evalscope_phys.scoring.pool`, which kills the worker).
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import math
 import re
 from typing import Any, List, Optional
 
+ANSWER_DEADLINE = 5.0
+"""Seconds to score one answer in total (engine, SEED, reward, the scoring CLI); the worker is killed after."""
 MAX_TEXT_CHARS = 10_000
 """The longest real final answer (PHYBench, OlympiadBench, UGPhysics, Yale PHYSICS) is 1,603 chars and
 the longest equivalent rewrite in the EED dev pairs 5.7k; the canonical parser reads 10k in milliseconds."""

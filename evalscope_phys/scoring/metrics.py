@@ -8,7 +8,7 @@ could not score (timeout, worker crash, unreadable reference) drops out of ``str
 counting as a silent 0, the ``scored`` rate shows how many did, and the ``_all`` accuracies show what
 the run is worth if every unscored answer were wrong.
 An answer routed to an LLM judge whose call failed is represented the same way (``scored = 0``, no
-accuracy), plus ``judge_failed = 1`` (:mod:`evalscope_phys.benchmarks.judging`).
+accuracy), plus ``judge_failed = 1`` (:mod:`evalscope_phys.judge.rules_first`).
 """
 from __future__ import annotations
 

@@ -239,6 +239,9 @@ class _Rewriter:
                 self.take(False)
                 sub = self.take_argument()
                 name += '_' + _name(plain_text(sub))
+            elif nxt == ('chr', '^') and self._is_label_superscript():
+                self.take(False)
+                name += '^' + _name(plain_text(self.take_argument()))
             elif nxt == ('chr', '^') and self._is_decoration_superscript():
                 self.take(False)
                 arg = plain_text(self.take_argument())
@@ -303,6 +306,21 @@ class _Rewriter:
             if not rest:
                 return self.name_of(arg)
         return None
+
+    def _is_label_superscript(self) -> bool:
+        """``E_n^{\\rm Ps}``, ``T^{\\text{lab}}``: upright letters in a superscript label the name; no
+        one raises a quantity to the power of an upright word."""
+        j = self.i + 1
+        if j >= len(self.tokens):
+            return False
+        kind, value = self.tokens[j]
+        inner = [t for t in value if t[0] != 'ws'] if kind == 'grp' else [self.tokens[j]]
+        if not inner or inner[0][0] != 'cmd' or inner[0][1] not in TEXT_COMMANDS - {'mathit', 'it', 'emph'}:
+            return False
+        if kind == 'cmd':  # ^\text{Ps}: the group follows the command
+            inner = inner + ([self.tokens[j + 1]] if j + 1 < len(self.tokens) else [])
+        text = plain_text(inner)
+        return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
 
     def _is_decoration_superscript(self) -> bool:
         j = self.i + 1

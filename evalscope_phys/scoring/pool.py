@@ -34,14 +34,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Set
 
+from .limits import ANSWER_DEADLINE
 from .worker import (  # noqa: F401 (WORKER_NAME, warm_up: part of the pool's surface)
     PRELOAD_MODULES, SHUTDOWN_GRACE, WORKER_NAME, WORKER_START_TIMEOUT, error_reason, start_context, Worker,
     warm_up)
 
 WORKERS_ENV = 'EVALSCOPE_PHYS_SCORING_WORKERS'
 """Pool size override; the default is min(2, CPU count): SymPy is CPU-bound, more does not help."""
-DEFAULT_TIMEOUT = 5.0
-"""Seconds per call; the issue's budget for scoring one answer in total."""
 @dataclass(frozen=True)
 class LimitedResult:
     """Outcome of one limited call. ``reason`` is None when ``ok``."""
@@ -339,7 +338,7 @@ if hasattr(os, 'register_at_fork'):
     os.register_at_fork(after_in_child=_forget_parent_pool)
 
 
-def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = DEFAULT_TIMEOUT,
+def run_limited(fn: Callable[..., Any], *args: Any, timeout: Optional[float] = ANSWER_DEADLINE,
                 wait: Optional[float] = None, on_start: Optional[Callable[[], None]] = None) -> LimitedResult:
     """Run ``fn(*args)`` in a pool worker; the caller waits at most ``timeout`` seconds in all.
 

@@ -18,6 +18,8 @@ _TRAILING_SPACE_RE = re.compile(_SPACING + r'$')
 _LEADING_SPACE_RE = re.compile(r'^' + _SPACING)
 _WORD_RE = re.compile(r'[^\W\d_]{2,}')
 _SENTENCE_PUNCTUATION_RE = re.compile(r'[;!?]|[.:,]\s|\([^()]*[^\W\d_]{5}')
+_UNIT_BEFORE_NOTE_RE = re.compile(r'^\s*([A-Za-z][A-Za-z/^.\-\d]{0,7}(?:\s+[A-Za-z][A-Za-z/^.\-\d]{0,7})?)\s*\(')
+"""A short unit written before a bracketed note in one group (``\\text{ sec (20 minutes)}``): the unit stays."""
 
 
 def is_prose_group(inner: str) -> bool:
@@ -54,6 +56,9 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
         start = _trailing_group(out)
         if start > 0:
             rest = _TRAILING_SPACE_RE.sub('', out[:start]).rstrip()
+            unit = _UNIT_BEFORE_NOTE_RE.match(out[out.index('{', start) + 1:])
+            if unit:
+                rest = rest + '\\,\\text{' + unit.group(1) + '}'
         else:
             end = _leading_group(out)
             if end == -1 or end >= len(out):

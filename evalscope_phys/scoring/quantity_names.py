@@ -1,11 +1,13 @@
 """Whether two left-hand sides name the same quantity: ``T`` and ``N`` do not, ``v_{A}`` and ``v_A`` do.
 
-One home for the name comparison so that a table of safe notation aliases (``k_B`` for ``k``) can be
-plugged in later; until then only formatting is forgiven, never a different letter.
+One home for the name comparison; besides formatting it forgives only the curated aliases of
+:mod:`.aliases` (``k_B`` for ``k``, ``m_{K^-}`` for ``m_K``), never a different letter.
 """
 from __future__ import annotations
 
 import re
+
+from .aliases import canonical_symbol
 
 _SPACING_RE = re.compile(r'\\[,;:! ]|\\quad|\\qquad|\s+')
 _WRAPPER_RE = re.compile(r'\\(?:mathrm|text|textrm|operatorname|rm)\s*\{([^{}]*)\}')
@@ -37,7 +39,7 @@ def same_quantity_name(a: str, b: str) -> bool:
     if not a or not b:
         return True
     key_a, key_b = name_key(a), name_key(b)
-    if key_a == key_b:
+    if key_a == key_b or canonical_symbol(a) == canonical_symbol(b):
         return True
     bare_a, bare_b = _ARGUMENTS_RE.sub('', key_a), _ARGUMENTS_RE.sub('', key_b)
     # D(r) is the field D written as a function; P(s_x) and P(s_z) are two quantities

@@ -45,6 +45,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return Empty()
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
+    text = drop_alignment(text)
     if expected == 'TF':
         return values.read_truth(text)
     if expected == 'MC':
@@ -140,10 +141,20 @@ def list_items(text: str) -> List[str]:
     for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
         part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
-        if not part or _is_condition(part):
+        part = _LINE_SKIP_RE.sub('', part).strip()  # "\\\\[1mm] b = 2": the skip of the line break
+        if not part or _is_condition(part) or _SPACING_ARTIFACT_RE.match(part):
             continue
         items.append(_unmask(part, blocks))
     return items
+
+
+#: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
+#: between the links of a chain: layout, not an answer
+_SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\}|'
+                                  r'\\(Longrightarrow|Rightarrow|implies|therefore|iff|Leftrightarrow))$')
+
+
+_LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')
 
 
 #: ``12,000,023`` (digit groups of three after commas, no spaces) is one number, not three answers
@@ -167,6 +178,18 @@ def _mask_environments(text: str) -> Tuple[str, List[str]]:
 
 def _unmask(text: str, blocks: List[str]) -> str:
     return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
+
+
+_ALIGNMENT_RE = re.compile(r'(?<!\\)&')
+
+
+def drop_alignment(text: str) -> str:
+    """Alignment marks outside any environment (``\\omega & = \\sqrt{..}``, copied out of an
+    ``aligned`` block) are layout, not meaning; inside a matrix or array they separate cells and stay."""
+    if '&' not in text:
+        return text
+    masked, blocks = _mask_environments(text)
+    return _unmask(_ALIGNMENT_RE.sub(' ', masked), blocks)
 
 
 def _is_condition(part: str) -> bool:

@@ -78,8 +78,9 @@ def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
         return values.read_value(pieces[0] if pieces else text, expected, depth)
     if any(not p.strip() for p in pieces):
         return Unreadable('relation_missing_side', text)
-    if len(kinds) == 1 and kinds[0][0] == 'sim' and is_name(pieces[0]):
-        kinds = [('approx', False)]  # E_n \sim X: the quantity is (asymptotically) X
+    if is_name(pieces[0]) and any(k[0] == 'sim' for k in kinds) and all(k[0] in ('=', 'approx', 'sim') for k in kinds):
+        # E_n \sim X, E \sim \frac{m^2c^4}{\epsilon} \sim 2.6\times10^{14}\,\text{eV}: estimates of the quantity
+        kinds = [('approx', False) if k[0] == 'sim' else k for k in kinds]
     if all(k[0] in ('=', 'approx') for k in kinds):
         approximate = any(k[0] == 'approx' for k in kinds)
         members = [values.read_value(p, expected, depth) for p in pieces[1:]]

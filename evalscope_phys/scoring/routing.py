@@ -39,6 +39,7 @@ from typing import Any, Mapping, Optional, Tuple, Union
 from .scan import command_end, matching_brace
 from .units import parse_unit
 from .verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
+from .words import CJK_RE
 
 JUDGE_SCOPES = ('undecided', 'rejected', 'all')
 """What is sent to a judge: what the rules cannot decide; that and their rejections; everything."""
@@ -60,8 +61,6 @@ ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero'})
 _ENVIRONMENT_COMMANDS = frozenset({'\\begin', '\\end'})
 #: letters (any script), no digits or underscore
 _WORD_RE = re.compile(r'[^\W\d_]+')
-#: Chinese/Japanese characters: an answer written in them is prose (``逆时针``), never an expression
-_CJK_RE = re.compile(r'[\u3040-\u30ff\u4e00-\u9fff]')
 
 VerdictLike = Union[Verdict, Mapping[str, Any]]
 
@@ -108,7 +107,7 @@ def is_text_answer(text: str) -> bool:
     ``\\frac{2IkT}{\\hbar^2}`` (a product of symbols: a capital inside a letter run) do not.
     """
     stripped = _without_names(text or '')
-    if _CJK_RE.search(stripped):
+    if CJK_RE.search(stripped):  # Chinese/Japanese: prose (``逆时针``), never an expression
         return True
     words = [w for w in _WORD_RE.findall(stripped)
              if (len(w) >= 3 or w.lower() in ANSWER_WORDS) and not any(ch.isupper() for ch in w[1:])]

@@ -47,6 +47,8 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
     window = max(0, len(text) - MAX_UNIT_CHARS)
     for m in _UNIT_GROUP_RE.finditer(text, window):
         value, unit = text[:m.start()].strip(), text[m.start():].strip()
+        if value.endswith(('^', '_')):
+            continue  # E_n^{\\rm Ps}: a label in a superscript, not a unit
         if not value or not balanced(value) or not balanced(unit):
             continue
         value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', strip_trailing(value)).strip()

@@ -66,6 +66,7 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = re.sub(r'MICRO\s*', 'u', s)
     s = re.sub(r'\\(cdot|times|bullet)|·|⋅|\*', ' * ', s)
     s = re.sub(r'\\[,;:! ]|~|\\quad|\\qquad', ' ', s)
+    s = re.sub(r'(?<=[A-Za-z])\s*-\s*(?=[A-Za-z])', ' * ', s)  # dyne-cm, N-m, kW-h: a product
     s = re.sub(r'\^\s*\{\s*([+-]?\s*[0-9./]+)\s*\}', lambda m: '**(%s)' % m.group(1).replace(' ', ''), s)
     s = re.sub(r'\^\s*([+-]?[0-9]+)', r'**\1', s)
     s = s.replace('{', ' ').replace('}', ' ')
@@ -145,8 +146,9 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
     """Factor turning answer-unit values into reference-unit values, with a reason."""
     if not answer_unit and not reference_unit:
         return UnitComparison(1.0, 'no_units')
-    if not answer_unit:
-        return UnitComparison(1.0, 'missing_unit')
+    if not answer_unit:  # a bare 0.6 for 60 %, pi/6 for 30 degrees: the value as a pure number
+        factor = _dimensionless_factor(reference_unit)
+        return UnitComparison(1.0, 'missing_unit', alternative=1.0 / factor if factor else None)
     if not reference_unit:
         return UnitComparison(1.0, 'extra_unit', alternative=_dimensionless_factor(answer_unit))
     a, r = parse_unit(answer_unit), parse_unit(reference_unit)

@@ -62,6 +62,13 @@ class Verdict:
     parts: Tuple['Verdict', ...] = ()
     """One verdict per reference part when the reference has several (in reference order)."""
 
+    @classmethod
+    def unscored(cls, reason: str, detail: str = '', extracted: Optional[str] = None,
+                 seconds: float = 0.0) -> 'Verdict':
+        """The one constructor for "no value": every score None, ``reason`` (one of :data:`UNSCORED_REASONS`) says why."""
+        return cls(eed=None, strict=None, lenient=None, reason=reason, extracted=extracted, seconds=seconds,
+                   detail=detail)
+
     @property
     def scored(self) -> bool:
         """False when the answer could not be scored (timeout, limits, unreadable reference)."""

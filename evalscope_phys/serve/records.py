@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from evalscope_phys.jsonl import JsonlError, parse_numbered
+
 #: How much of an unmatched prompt an error message quotes: enough to recognise the problem.
 PROMPT_QUOTE_CHARS = 160
 
@@ -88,14 +90,10 @@ def load_records(source: Union[str, Path, Iterable[Mapping[str, Any]]]) -> List[
         path = Path(source)
         if not path.is_file():
             raise ReplayError(f'replay file not found: {path}')
-        raw_items = []
-        for lineno, line in enumerate(path.read_text(encoding='utf-8').split('\n'), start=1):
-            if not line.strip():
-                continue
-            try:
-                raw_items.append((f'{path}:{lineno}', json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise ReplayError(f'{path}:{lineno}: not valid JSON: {exc}') from None
+        try:
+            raw_items = [(f'{path}:{lineno}', raw) for lineno, raw in parse_numbered(path.read_text(encoding='utf-8'))]
+        except JsonlError as exc:
+            raise ReplayError(f'{path}:{exc.line}: not valid JSON: {exc.error}') from None
     else:
         raw_items = [(f'record {i}', raw) for i, raw in enumerate(source)]
     records = [record_from_dict(raw, where) for where, raw in raw_items]

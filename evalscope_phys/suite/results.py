@@ -67,12 +67,37 @@ def split_review_name(stem: str, datasets: List[str]) -> Tuple[str, str]:
     raise RunDirError(f'review file {stem}.jsonl matches none of the run datasets {datasets}')
 
 
-def _problem_key(review: Dict[str, Any], metadata: Dict[str, Any], id_key: str) -> str:
+def sample_id(review: Dict[str, Any], id_key: str = 'id') -> str:
+    """The problem a review record answers: its ``id_key`` metadata, else ``#<group>`` (shared by repeats)."""
+    score = review.get('sample_score') or {}
+    metadata = score.get('sample_metadata') or {}
     if metadata.get(id_key) is not None:
         return str(metadata[id_key])
-    score = review.get('sample_score') or {}
-    group = score.get('group_id', review.get('index'))
-    return f'#{group}'
+    return f'#{score.get("group_id", review.get("index"))}'
+
+
+def review_records(path: Path, strict: bool = True) -> Iterator[Tuple[int, Optional[Dict[str, Any]]]]:
+    """``(line number, review)`` for every non-blank line of one ``reviews/<model>/*.jsonl`` file.
+
+    A review is a JSON object with ``sample_score.score`` an object. The caller chooses the policy for a
+    line that is not one: ``strict`` raises :class:`RunDirError` naming it (statistics must not skip
+    rows), tolerant yields ``(number, None)`` so it can be counted (error analysis reads what it can).
+    """
+    # split on '\n' only: str.splitlines() also breaks at U+2028 inside JSON strings
+    text = path.read_text(encoding='utf-8', errors='strict' if strict else 'replace')
+    for number, line in enumerate(text.split('\n'), 1):
+        if not line.strip():
+            continue
+        try:
+            review = json.loads(line)
+            if not isinstance(review['sample_score']['score'], dict):
+                raise TypeError('sample_score.score is not an object')
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            if strict:
+                raise RunDirError(f'{path}:{number}: not a review record ({exc})') from None
+            yield number, None
+            continue
+        yield number, review
 
 
 def read_reviews(run: Path, id_key: str = 'id', dataset: Optional[str] = None,
@@ -86,23 +111,16 @@ def read_reviews(run: Path, id_key: str = 'id', dataset: Optional[str] = None,
         name, subset = split_review_name(path.stem, datasets)
         if dataset is not None and name != dataset:
             continue
-        with open(path, encoding='utf-8') as handle:
-            for line_no, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    review = json.loads(line)
-                    sample_score = review['sample_score']
-                    score = sample_score['score']
-                except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                    raise RunDirError(f'{path}:{line_no}: not a review record ({exc})') from None
-                metadata = sample_score.get('sample_metadata') or {}
-                values = {k: float(v) for k, v in (score.get('value') or {}).items()
-                          if isinstance(v, (int, float)) and not isinstance(v, bool)}
-                yield SampleResult(
-                    dataset=name, subset=subset, problem=_problem_key(review, metadata, id_key),
-                    generation=int(sample_score.get('generation_index') or 0), values=values,
-                    prediction=score.get('extracted_prediction'), metadata=metadata)
+        for _, review in review_records(path):
+            sample_score = review['sample_score']
+            score = sample_score['score']
+            metadata = sample_score.get('sample_metadata') or {}
+            values = {k: float(v) for k, v in (score.get('value') or {}).items()
+                      if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            yield SampleResult(
+                dataset=name, subset=subset, problem=sample_id(review, id_key),
+                generation=int(sample_score.get('generation_index') or 0), values=values,
+                prediction=score.get('extracted_prediction'), metadata=metadata)
 
 
 def read_report(path: Path) -> Dict[str, Any]:

@@ -93,3 +93,20 @@ def test_unknown_dataset_lists_the_run_datasets(tmp_path: Path) -> None:
         scan_reviews(_run(tmp_path), 'physreason')
     with pytest.raises(RunDirError, match='no reviews/nobody/'):
         scan_reviews(tmp_path / 'run', 'phybench', model='nobody')
+
+
+def test_suite_and_error_analysis_read_one_review_file_alike(tmp_path: Path) -> None:
+    """One iterator, two policies: the suite's statistics stop at a bad line, error analysis counts it."""
+    from evalscope_phys.suite.results import read_reviews, review_records, sample_id
+
+    good = review(3, 'p', 'a', {'strict_acc': 0.0}, {'id': 'P-7'})
+    no_id = review(4, 'q', 'b', {'strict_acc': 1.0}, {})
+    run = write_run(tmp_path / 'run', {'phybench_mechanics': [good, no_id]}, ['phybench'])
+    path = next(run.glob('reviews/*/*.jsonl'))
+    path.write_text(path.read_text(encoding='utf-8') + '{"sample_score": 1}\n', encoding='utf-8')
+    assert [(n, r is None) for n, r in review_records(path, strict=False)] == [(1, False), (2, False), (3, True)]
+    with pytest.raises(RunDirError, match=r'mechanics\.jsonl:3: not a review record'):
+        list(read_reviews(run))
+    assert [sample_id(good), sample_id(no_id)] == ['P-7', '#4']
+    scan = scan_reviews(run, 'phybench')
+    assert [w.sample_id for w in scan.wrong] == ['P-7'] and scan.unreadable == [f'{path}:3']

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from evalscope_phys.analysis.classify import Outcome
+from evalscope_phys.analysis.classify import Diagnosis
 from evalscope_phys.analysis.plot import plot_domains
 from evalscope_phys.analysis.reviews import ReviewScan, WrongSample
 from evalscope_phys.analysis.tables import markdown_report, markdown_table, share_rows, tsv
@@ -24,12 +24,12 @@ OUTCOMES = [
 ]
 
 
-def _outcome(model, sid, domain, difficulty, label) -> Outcome:
+def _outcome(model, sid, domain, difficulty, label) -> Diagnosis:
     sample = WrongSample(model=model, dataset='phybench', subset=domain, index=0, generation=0, sample_id=sid,
                          problem='P', solution='S', reference_answer=f'ref-{sid}', reference_solution=None,
                          domain=domain, difficulty=difficulty,
                          scorer={'strict': 0.0, 'eed': 10.0, 'reason': 'not_equivalent', 'extracted': f'ans|{sid}'})
-    return Outcome(sample, label, step=1 if label in ('PP', 'RR-semantic', 'RR-symbolic') else None,
+    return Diagnosis(sample, label, step=1 if label in ('PP', 'RR-semantic', 'RR-symbolic') else None,
                    quote='q', reason=f'because {sid}', steps=('q',), quote_in_step=sid != 'b')
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evalscope_phys.audit.corpus import CorpusError, load_corpus, normalise, read_records, write_records
+from evalscope_phys.audit.corpus import CorpusError, load_corpus, normalise, read_corpus_rows, write_records
 
 FIXTURES = Path(__file__).resolve().parent / 'fixtures'
 
@@ -55,7 +55,7 @@ def test_list_valued_fields_are_joined(tmp_path: Path) -> None:
 
 def test_parquet_round_trip(tmp_path: Path) -> None:
     pytest.importorskip('pyarrow')
-    rows = read_records(FIXTURES / 'pool.jsonl')
+    rows = read_corpus_rows(FIXTURES / 'pool.jsonl')
     path = tmp_path / 'pool.parquet'
     write_records(path, rows, like=path)
     again = load_corpus(path, ['problem'], id_field='uid')

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from evalscope_phys.audit.corpus import read_records
+from evalscope_phys.audit.corpus import read_corpus_rows
 
 from .conftest import FIXTURES
 from .stub_server import StubServer, chat_reply, prompt_of
@@ -75,7 +75,7 @@ def test_three_stages_on_fixtures_then_a_rerun_repeats_nothing(minilm, tmp_path:
         assert sum(b['candidates'] for b in summary['bins']) == 6
         assert (out / 'summary.md').read_text().startswith('# Contamination audit')
         assert (out / 'pool__eval.cosine.png').read_bytes()[:4] == b'\x89PNG'
-        clean = read_records(out / 'clean' / 'pool.clean.jsonl')
+        clean = read_corpus_rows(out / 'clean' / 'pool.clean.jsonl')
         assert [r['uid'] for r in clean] == ['p-capacitor', 'p-pendulum', 'p-lens', 'p-rocket', 'p-spring',
                                              'p-satellite']
 
@@ -92,7 +92,7 @@ def test_in_pool_deduplication_without_judge(minilm, tmp_path: Path) -> None:
     rows = [json.loads(x) for x in (out / 'pool__pool.pairs.jsonl').read_text().splitlines()]
     assert [(r['eval_id'], r['pool_id'], r['stage1_hit'], r['stage2_candidate']) for r in rows] == [
         ('p-block-incline', 'p-block-incline-copy', True, True)]
-    clean = read_records(out / 'clean' / 'pool.clean.jsonl')
+    clean = read_corpus_rows(out / 'clean' / 'pool.clean.jsonl')
     assert len(clean) == 9 and 'p-block-incline' in [r['uid'] for r in clean]
 
 

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evalscope_phys.audit.corpus import load_corpus, read_records
+from evalscope_phys.audit.corpus import load_corpus, read_corpus_rows
 from evalscope_phys.audit.ngram import JaccardHits, jaccard_candidates
 from evalscope_phys.audit.ray_engine import RayEngine, RayEngineError, RayOptions
 
@@ -168,7 +168,7 @@ def test_in_pool_deduplication_on_ray_drops_the_same_items(ray_cluster, tmp_path
     ray_out, _ = _audit(tmp_path, 'ray', argv + ['--engine', 'ray', '--ray-block-rows', '150', '--ray-chunk-rows',
                                                  '150'], capsys)  # two chunks of two blocks
     _same_outputs(local, ray_out, 'pool__pool')
-    dropped = len(pool) - len(read_records(ray_out / 'clean' / 'pool.clean.jsonl'))
+    dropped = len(pool) - len(read_corpus_rows(ray_out / 'clean' / 'pool.clean.jsonl'))
     assert dropped >= 20  # the planted copies
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evalscope_phys.audit.corpus import load_corpus, read_records
+from evalscope_phys.audit.corpus import load_corpus, read_corpus_rows
 from evalscope_phys.audit.report import (PairRecord, bin_table, cosine_bins, plot_cosines, summarise,
                                          summary_markdown, write_clean)
 
@@ -71,10 +71,10 @@ def test_write_clean_keeps_format_and_drops_flagged(tmp_path: Path, suffix: str)
         pytest.importorskip('pyarrow')
     from evalscope_phys.audit.corpus import write_records
     src = tmp_path / f'pool{suffix}'
-    write_records(src, read_records(FIXTURES / 'pool.jsonl'), like=src)
+    write_records(src, read_corpus_rows(FIXTURES / 'pool.jsonl'), like=src)
     pool = load_corpus(src)
     path, removed = write_clean(pool, {'p-gas', 'p-lens'}, tmp_path / 'out')
     assert path.suffix == suffix and removed == 2
-    kept = read_records(path)
+    kept = read_corpus_rows(path)
     assert [r['uid'] for r in kept] == [i.id for i in pool.items if i.id not in ('p-gas', 'p-lens')]
     assert kept[0] == json.loads((FIXTURES / 'pool.jsonl').read_text().splitlines()[0])

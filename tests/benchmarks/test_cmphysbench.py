@@ -1,21 +1,16 @@
 """CMPhysBench: the official record schema, topics as subsets, SEED beside the engine's verdicts."""
 import json
 import logging
-from functools import partial
 
 import pytest
 from evalscope.api.evaluator import TaskState
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.cmphysbench import topic_subset
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'cmphysbench_sample.json'
-REPLAY = DEMO_DIR / 'cmphysbench_replay.jsonl'
-
-adapter = partial(benchmark_adapter, 'cmphysbench')
-loaded = partial(load_subsets, 'cmphysbench')
+BENCH = BenchmarkSetup('cmphysbench')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def ids(data):

@@ -5,7 +5,7 @@ olympiadbench_physics.
 
 For each demo reference a wrong answer is written with an injected instruction (inside the box,
 beside the box, as a chat role turn, as JSON), scored by the engine, routed by the same function the
-adapters use (:func:`~evalscope_phys.benchmarks.judging.route_answers`), and, when routed, the judge
+adapters use (:func:`~evalscope_phys.judge.rules_first.route_answers`), and, when routed, the judge
 prompt is given to a stand-in that obeys any instruction it sees in the prompt. A flip is a wrong
 answer the stand-in calls equivalent. On db9153c 61 of 62 such replies flipped; the bar is 0.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from evalscope.api.metric import Score
 
-from evalscope_phys.benchmarks.judging import judge_prompt, route_answers
+from evalscope_phys.judge.rules_first import judge_prompt, route_answers
 from evalscope_phys.judge.selftest import Reference, candidate, read_references
 from evalscope_phys.scoring import score_answer
 

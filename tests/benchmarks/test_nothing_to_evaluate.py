@@ -40,3 +40,12 @@ def test_evalscope_eval_on_the_question_only_release_exits_non_zero_with_one_lin
     assert errors == [errors[0]] and 'phybench: nothing to evaluate' in errors[0], run.process.stderr[-2000:]
     assert '399 no reference answer' in errors[0]
     assert 'Traceback' not in run.process.stderr
+
+
+@pytest.mark.parametrize('adapter', ['physics_yale', 'cmphysbench'])
+def test_physics_yale_and_cmphysbench_name_the_reasons_too(tmp_path, adapter):
+    """These two once built their error without the exclusions, so it said only "no record belongs"."""
+    path = tmp_path / 'rows.json'
+    path.write_text(json.dumps([1, 2, 'three']))
+    with pytest.raises(NothingToEvaluateError, match=r'3 record\(s\) excluded \(3 not a JSON object\)'):
+        load_subsets(adapter, path)

@@ -3,25 +3,19 @@ import io
 import json
 import logging
 
-from functools import partial
-
 import pytest
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'olympiadbench_physics_sample.json'
-REPLAY = DEMO_DIR / 'olympiadbench_physics_replay.jsonl'
+BENCH = BenchmarkSetup('olympiadbench_physics')
+SAMPLE, REPLAY, adapter = BENCH.sample, BENCH.replay, BENCH.adapter
 NAME = 'olympiadbench_physics'
 
 
-adapter = partial(benchmark_adapter, NAME)
-
-
 def samples(local_path, **args) -> dict:
-    return {s.metadata['id']: (subset, s) for subset, rows in load_subsets(NAME, local_path, **args).items()
+    return {s.metadata['id']: (subset, s) for subset, rows in BENCH.load(local_path, **args).items()
             for s in rows}
 
 

@@ -3,16 +3,14 @@ import json
 import logging
 import shutil
 
-from functools import partial
-
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import CaseVerdict
 from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
 
-from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.benchmarks.judging import EquivalenceVerdict, rules_first_judge
+from conftest import BenchmarkSetup
+from evalscope_phys.judge.rules_first import EquivalenceVerdict, rules_first_judge
 from evalscope_phys.benchmarks.omniphys import (
     LEVELS,
     MAX_SOLUTION_CHARS,
@@ -27,17 +25,10 @@ from evalscope_phys.benchmarks.omniphys import (
     reasoning_steps,
     with_process_case,
 )
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'omniphys_sample'
-REPLAY = DEMO_DIR / 'omniphys_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'omniphys')
-
-
-loaded = partial(load_subsets, 'omniphys')
+BENCH = BenchmarkSetup('omniphys')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def test_sample_loads_by_level_with_type_and_reference_chain():

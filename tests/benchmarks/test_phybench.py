@@ -6,19 +6,12 @@ from functools import partial
 
 import pytest
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.phybench import SUBSET_LIST
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'phybench_sample.json'
-REPLAY = DEMO_DIR / 'phybench_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'phybench')
-
-
-loaded = partial(load_subsets, 'phybench')
+BENCH = BenchmarkSetup('phybench')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def test_sample_file_loads_by_domain_and_excludes_the_unanswered_row(caplog):

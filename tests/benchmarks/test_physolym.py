@@ -1,27 +1,19 @@
 """PhysOlym: the JSONL schema, language subsets, per-level results, rule scoring and the rules-first judge."""
 import json
 import logging
-from functools import partial
 from pathlib import Path
 
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import SampleScore, Score
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.base import DatasetUnavailableError
 from evalscope_phys.benchmarks.physolym import PER_LEVEL_AGGREGATION
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'physolym_sample.jsonl'
-REPLAY = DEMO_DIR / 'physolym_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'physolym')
-
-
-loaded = partial(load_subsets, 'physolym')
+BENCH = BenchmarkSetup('physolym')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def test_sample_loads_by_language_keeping_pairs_and_levels(caplog):
@@ -69,7 +61,8 @@ def score(reference, response, **meta):
 GOLDEN = [
     ('46300', {'unit': 'N'}, '\\boxed{46.3\\,\\mathrm{kN}}', 1.0, 1.0, 'unit-converted answer is correct in both'),
     ('1.0', {'unit': 'J', 'tolerance': 0.05}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 1.0, '2% off within the record tolerance'),
-    ('1.0', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 0.0, '2% off outside the default 1%'),
+    ('1.00', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 0.0, 0.0, '2% off outside the default 1%'),
+    ('1.0', {'unit': 'J'}, '\\boxed{1.02\\,\\mathrm{J}}', 1.0, 1.0, 'rounds to the two figures the reference states'),
     ('4.94', {'unit': 's', 'tolerance': 0.01}, '\\boxed{4.9\\,\\mathrm{s}}', 0.0, 1.0, '0.8% off'),
     ('5', {'unit': 'm/s'}, '\\boxed{5\\,\\mathrm{kg}}', 0.0, 0.0, 'wrong dimension'),
     ('\\frac{v_0^2}{2g}', {'answer_type': 'expression'}, 'so \\boxed{h=\\dfrac{v_{0}^{2}}{2 g}}', 1.0, 1.0, 'equivalent'),

@@ -2,25 +2,16 @@
 import json
 import logging
 
-from functools import partial
-
 import pytest
 from evalscope.api.evaluator import TaskState
 
-from conftest import benchmark_adapter, load_subsets
-from evalscope_phys.benchmarks.physreason import problem_values, worked_solution
+from conftest import BenchmarkSetup
+from evalscope_phys.benchmarks.physreason import sub_answer_metrics, worked_solution
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'physreason_sample.json'
-REPLAY = DEMO_DIR / 'physreason_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'physreason')
-
-
-loaded = partial(load_subsets, 'physreason')
+BENCH = BenchmarkSetup('physreason')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def ids(data):
@@ -91,18 +82,18 @@ def sub(strict, scored=True, eed=None):
 
 
 def test_problem_score_is_the_share_of_correct_sub_answers_and_all_correct_is_strict():
-    assert problem_values([sub(True, eed=100.0), sub(False, eed=40.0), sub(True, eed=100.0)]) == {
+    assert sub_answer_metrics([sub(True, eed=100.0), sub(False, eed=40.0), sub(True, eed=100.0)]) == {
         'scored': 1.0, 'strict_acc': pytest.approx(2 / 3), 'lenient_acc': pytest.approx(2 / 3),
         'eed': 80.0, 'all_correct': 0.0, 'strict_acc_all': pytest.approx(2 / 3),
         'lenient_acc_all': pytest.approx(2 / 3)}
-    assert problem_values([sub(True), sub(True)])['all_correct'] == 1.0
+    assert sub_answer_metrics([sub(True), sub(True)])['all_correct'] == 1.0
 
 
 def test_a_problem_with_unscored_sub_answers_is_never_a_one():
     # one right, three unscored: the problem is not scored (scored = 0.25); over all its answers it is 0.25
-    value = problem_values([sub(True)] + [sub(None, scored=False)] * 3)
+    value = sub_answer_metrics([sub(True)] + [sub(None, scored=False)] * 3)
     assert value == {'scored': 0.25, 'strict_acc_all': 0.25, 'lenient_acc_all': 0.25}
-    assert problem_values([sub(None, scored=False)]) == {'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
+    assert sub_answer_metrics([sub(None, scored=False)]) == {'scored': 0.0, 'strict_acc_all': 0.0, 'lenient_acc_all': 0.0}
 
 
 def scored_sample(problem_id, response):

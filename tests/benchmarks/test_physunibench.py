@@ -3,26 +3,18 @@ import json
 import logging
 import shutil
 
-from functools import partial
-
 import pytest
 from evalscope.api.messages import ContentImage
 
 import evalscope_phys.benchmarks.physunibench  # noqa: F401  (registers the benchmark)
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.physunibench import parse_mcq_options, reference_final_answer
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-FOLDER = DEMO_DIR / 'physunibench_sample'
-REPLAY = DEMO_DIR / 'physunibench_replay.jsonl'
+BENCH = BenchmarkSetup('physunibench')
+FOLDER = BENCH.sample
+REPLAY, adapter, samples = BENCH.replay, BENCH.adapter, BENCH.load
 NAME = 'physunibench'
-
-
-adapter = partial(benchmark_adapter, NAME)
-
-
-samples = partial(load_subsets, NAME)
 
 
 def test_sample_folder_loads_both_files_with_figures():

@@ -5,26 +5,17 @@ import json
 import logging
 import shutil
 
-from functools import partial
-
 import pytest
 from evalscope.api.evaluator import TaskState
 from evalscope.api.messages import ContentImage, ContentText
 from PIL import Image
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.seephys import LANGUAGES, LEVELS, SUBSET_LIST, VISION, answer_part, normalise_label, sig_figs
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'seephys_sample'
-REPLAY = DEMO_DIR / 'seephys_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'seephys')
-
-
-loaded = partial(load_subsets, 'seephys')
+BENCH = BenchmarkSetup('seephys')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def by_id(data: dict) -> dict:

@@ -4,23 +4,14 @@ import logging
 from collections import defaultdict
 from pathlib import Path
 
-from functools import partial
-
 import pytest
 
-from conftest import benchmark_adapter, load_subsets
+from conftest import BenchmarkSetup
 from evalscope_phys.benchmarks.ugphysics import SUBSET_LIST
-from evalscope_phys.demo import DEMO_DIR
 from evalscope_phys.serve.replay import replay_server
 
-SAMPLE = DEMO_DIR / 'ugphysics_sample.jsonl'
-REPLAY = DEMO_DIR / 'ugphysics_replay.jsonl'
-
-
-adapter = partial(benchmark_adapter, 'ugphysics')
-
-
-loaded = partial(load_subsets, 'ugphysics')
+BENCH = BenchmarkSetup('ugphysics')
+SAMPLE, REPLAY, adapter, loaded = BENCH.sample, BENCH.replay, BENCH.adapter, BENCH.load
 
 
 def samples(data: dict) -> dict:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from evalscope_phys.benchmarks.judging import judge_prompt
+from evalscope_phys.judge.rules_first import judge_prompt
 from evalscope_phys.judge.selftest import (
     CLASSES,
     DEFAULT_REFERENCE_FILES,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evalscope_phys.benchmarks.judging import judge_prompt
+from evalscope_phys.judge.rules_first import judge_prompt
 from evalscope_phys.judge.selftest import DEFAULT_REFERENCE_FILES, build_pairs, read_references
 from evalscope_phys.serve import build_records, replay_server
 

@@ -1,6 +1,6 @@
 """SEED (CMPhysBench's score) on the engine's answer model.
 
-``seed_cases.json`` is the table: (answer type, reference, answer, SEED, why). Its partial scores are
+``cmphysbench_seed_cases.json`` is the table: (answer type, reference, answer, SEED, why). Its partial scores are
 the EED arithmetic of the definition (a relabelled symbol is distance 1; a bracket is one node), so
 each row is true whatever the engine's future readings of harder forms.
 """
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.seed import NUMERIC_BANDS, SEED_TYPES, seed_score, seed_type
+from evalscope_phys.scoring.cmphysbench_seed import NUMERIC_BANDS, SEED_TYPES, seed_score, seed_type
 
-ROWS = json.loads((Path(__file__).parent / 'seed_cases.json').read_text(encoding='utf-8'))
+ROWS = json.loads((Path(__file__).parent / 'cmphysbench_seed_cases.json').read_text(encoding='utf-8'))
 
 
 @pytest.mark.parametrize('row', ROWS, ids=[f"{r['type']}-{i}" for i, r in enumerate(ROWS)])

@@ -23,7 +23,7 @@ below); a decision also sets ``strict_acc_all``/``lenient_acc_all``. ``judge_rul
 (scopes ``rejected``/``all``) is the share of judged answers the rules had decided on which the judge
 agreed with them (failed calls left out). With a judge configured every sample also carries
 ``judge_calls``, ``judge_failed_calls``, ``judge_prompt_tokens`` and ``judge_completion_tokens``
-(:mod:`evalscope_phys.benchmarks.judge_cost`).
+(:mod:`evalscope_phys.judge.cost`).
 
 **A failed judge call is never a silent rule score.** When the call for an answer fails (dead
 endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
@@ -61,7 +61,7 @@ from evalscope.constants import JudgeStrategy, ScoreStatus, ScoringPolicy
 from pydantic import BaseModel, Field
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.judge_cost import judge_usage
+from evalscope_phys.judge.cost import judge_usage
 from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
 from evalscope_phys.scoring.extract import extract_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL

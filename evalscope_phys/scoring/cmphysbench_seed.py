@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from . import pool
 from .engine import MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
+from .limits import ANSWER_DEADLINE
 from .verdict import UNSCORED_REASONS
 
 SEED_TYPES = ('Expression', 'Equation', 'Tuple', 'Interval', 'Numeric')
@@ -52,8 +53,6 @@ DEFAULT_BANDS = 'paper'
 BAND_SLACK = 1e-9
 """Relative slack at a band's edge, so the rounding of a unit conversion (201 cm -> 2.0100000000000002 m)
 never moves an answer out of its band."""
-DEFAULT_TIMEOUT = 5.0
-"""Seconds for one answer, as :func:`~.engine.score_answer`."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def seed_type(raw: object) -> Optional[str]:
 
 
 def seed_score(reference: object, response: object, answer_type: object = 'Expression', *,
-               bands: str = DEFAULT_BANDS, timeout: Optional[float] = DEFAULT_TIMEOUT) -> SeedResult:
+               bands: str = DEFAULT_BANDS, timeout: Optional[float] = ANSWER_DEADLINE) -> SeedResult:
     """SEED of ``response`` (a model response or a bare answer) against ``reference``. Never raises.
 
     ``answer_type`` is one of :data:`SEED_TYPES` (case-insensitive); ``bands`` a key of

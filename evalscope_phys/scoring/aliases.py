@@ -1,0 +1,122 @@
+"""Notation physicists treat as one: a short curated table of symbol names, each with negative golden cases.
+
+Why a table and not a rule: ``k_B`` and ``k`` are both Boltzmann's constant, but ``m`` and ``\\mu`` (a
+reduced mass) or ``M`` and ``m`` are different quantities; only pairs listed here are one symbol.
+:func:`canonical_symbol` is the one name comparison the reader and the comparator consult (for
+left-hand sides too); :func:`with_aliases` rewrites a value's LaTeX so that both sides spell an
+aliased symbol alike. A charge or state written on a particle subscript (``m_{K^-}``, ``m_{\\pi^0}``)
+names the same mass as the bare particle, unless one side uses two charges of one particle.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+_UPRIGHT_RE = re.compile(r'\\(?:mathrm|text|textrm|rm|operatorname|mbox)\s*(?:\{([^{}]*)\}|\s+([A-Za-z]+))')
+_SPACING_RE = re.compile(r'\s+|\\[,;:! ]')
+
+BOLTZMANN_SPELLINGS = ('k_B', 'k_b')
+"""Spellings of Boltzmann's constant other than ``k`` (after :func:`plain_name`)."""
+
+#: a charge written on a particle in a subscript: m_{K^-}, m_{\pi^0}, m_{\Lambda^0}, m_{\pi^{+}}
+_CHARGE_RE = re.compile(r'(_\{?\\?[A-Za-z]+)\^(?:\{(?:[-+0]|\\pm|\\mp)\}|[-+0])(?=\}|$)')
+
+
+def plain_name(name: str) -> str:
+    """A symbol name without spacing, upright wrappers or braces around one-character scripts
+    (``k_{\\rm B}`` -> ``k_B``, ``E_{\\text{eff}}`` -> ``E_eff``)."""
+    name = _UPRIGHT_RE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), name)
+    name = _SPACING_RE.sub('', name)
+    name = re.sub(r'\\rm(?=[A-Z][a-z]|[a-z]{2})', '', name)  # E_n^{\rmPs}: the reader drops the space after \rm
+    name = re.sub(r'([_^])\{([A-Za-z0-9]+|\\[A-Za-z]+)\}', r'\1\2', name)
+    return name
+
+
+def canonical_symbol(name: str) -> str:
+    """The one spelling of a symbol name in the alias table (``k_B`` -> ``k``; ``m_{K^-}`` -> ``m_K``).
+
+    Names outside the table come back as :func:`plain_name` spells them: ``\\mu`` stays ``\\mu`` and
+    ``M`` stays ``M``.
+    """
+    name = plain_name(name)
+    if name in BOLTZMANN_SPELLINGS:
+        return 'k'
+    uncharged = _CHARGE_RE.sub(r'\1', name)
+    return plain_name(uncharged.replace('{', '').replace('}', '')) if uncharged != name else name
+
+
+def base_symbol(name: str) -> str:
+    """The letter a name is built on (``\\theta_2`` -> ``\\theta``, ``v'_0`` -> ``v``), for telling apart
+    two candidates for one quantity from definitions of other quantities."""
+    name = plain_name(name)
+    name = re.sub(r'^\\(?:mathbf|boldsymbol|vec|bar|hat|tilde|overline|bm)\s*\{?', '', name)
+    m = re.match(r'\\(?:[A-Z][a-z]+|[a-z]+)' if name.startswith('\\') else r'[A-Za-z]', name)  # \DeltaE: \Delta
+    return m.group(0) if m else name
+
+
+_BOLTZMANN_RE = re.compile(r'k_\{?\s*(?:\\(?:mathrm|text|textrm|rm)\s*\{?\s*)?[Bb]\s*\}?\}?')
+_CHARGE = r'(?:[-+0]|\\pm|\\mp)'
+_CHARGED_SUBSCRIPT_RE = re.compile(r'_\{\s*(\\?[A-Za-z]+)\s*\^\s*(?:\{\s*%s\s*\}|%s)\s*\}' % (_CHARGE, _CHARGE))
+
+
+def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
+    """Both LaTeX texts with aliased symbols spelt alike, or None when no alias applies safely.
+
+    * ``k_B`` becomes ``k`` on a side that writes no bare ``k`` of its own, when the other side writes
+      ``k`` and neither writes ``\\hbar`` (``\\hbar k`` is a wave number);
+    * ``m_{K^-}`` becomes ``m_{K}`` on a side where no other charge of that particle occurs;
+    * a bold letter becomes plain where the other side writes it plain (:func:`_unbolded`).
+    """
+    new_reference, new_answer = reference, answer
+    for side in ('reference', 'answer'):
+        text = new_reference if side == 'reference' else new_answer
+        other = new_answer if side == 'reference' else new_reference
+        if _BOLTZMANN_RE.search(text) and not _bare_k(_BOLTZMANN_RE.sub('', text)) \
+                and _bare_k(other) and not _BOLTZMANN_RE.search(other) and '\\hbar' not in text + other:
+            text = _BOLTZMANN_RE.sub('k', text)
+        text = _uncharged(text)
+        text = _unbolded(text, other)
+        if side == 'reference':
+            new_reference = text
+        else:
+            new_answer = text
+    if (new_reference, new_answer) == (reference, answer):
+        return None
+    return new_reference, new_answer
+
+
+_BOLD_RE = re.compile(r'\\(?:mathbf|boldsymbol|bm)\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))')
+_PRODUCTS_RE = re.compile(r'\\(?:cdot|times|wedge|nabla|hat|vec)|\\mathbf\s*\{?\s*[a-z]\s*\}?_')
+
+
+def _unbolded(text: str, other: str) -> str:
+    """``\\mathbf{S}^2`` -> ``S^2`` when the other side writes that letter plain and never bold, and
+    neither side has a product of vectors or a unit vector (``\\mathbf{A}\\cdot\\mathbf{B}`` is not
+    ``AB``); a bold letter that this side also writes plain (a vector and its magnitude) stays bold."""
+    letters = {m.group(1) or m.group(2) for m in _BOLD_RE.finditer(text)}
+    if not letters or _PRODUCTS_RE.search(text) or _PRODUCTS_RE.search(other) or _BOLD_RE.search(other):
+        return text
+    commands = r'\\(?:text|mathrm|rm|mbox)\s*\{[^{}]*\}|\\[A-Za-z]+'
+    plain_here, plain_other = re.sub(commands, ' ', _BOLD_RE.sub(' ', text)), re.sub(commands, ' ', other)
+    safe = {x for x in letters if x in plain_other and not re.search(r'%s(?!\s*_)' % x, plain_here)}
+    return _BOLD_RE.sub(lambda m: (m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in safe else m.group(0), text)
+
+
+def _bare_k(text: str) -> bool:
+    """Whether ``k`` occurs as a symbol of its own (``Nk``, ``kT``), not in a command, word or script."""
+    text = re.sub(r'\\(?:text|mathrm|rm|textrm|mbox)\s*\{[^{}]*\}|\\[A-Za-z]+', ' ', text)
+    text = re.sub(r'[_^]\{[^{}]*\}|[_^][A-Za-z0-9]', ' ', text)
+    return 'k' in text
+
+
+def _uncharged(text: str) -> str:
+    """``m_{K^-}`` -> ``m_{K}`` unless the particle occurs with two charges (``m_{\\pi^+} - m_{\\pi^0}``)
+    or bare beside a charged spelling."""
+    particles = {}
+    for m in _CHARGED_SUBSCRIPT_RE.finditer(text):
+        particles.setdefault(m.group(1), set()).add(re.sub(r'\s', '', m.group(0)))
+    if not particles:
+        return text
+    safe = {p for p, spellings in particles.items()
+            if len(spellings) == 1 and not re.search(r'_\{?\s*%s\s*\}?(?![\^A-Za-z])' % re.escape(p), text)}
+    return _CHARGED_SUBSCRIPT_RE.sub(lambda m: '_{%s}' % m.group(1) if m.group(1) in safe else m.group(0), text)
