@@ -23,7 +23,8 @@ def test_quantity_name_case(case):
 @pytest.mark.parametrize('a, b, same', [
     ('v_{A}', 'v_A', True), (r'\left(x\right)', '(x)', True),
     ('T', 'N', False), ('v_A', 'v_B', False), ('x', '', True), (r'E_{\text{k}}', 'E_k', True),
-    ('E_k', 'E_K', False),
+    ('E_k', 'E_K', False), ('D(r)', r'\mathbf{D}', True), (r'\sigma(\theta)', r'\sigma', True),
+    ('P(s_x)', 'P(s_z)', False), (r'\lambda &', r'\lambda', True), ("p_\\phi'", "p'_\\phi", True), ('U', 'W', False),
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
