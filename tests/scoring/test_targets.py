@@ -51,10 +51,12 @@ def test_no_pair_runs_into_the_deadline(dev_figures):
 
 
 def test_yale_formula_pairs(yale_figures):
-    # floors under the measured 75.2% / 2.8% (README): the remaining rejections they accept are renamed
-    # symbols and prose-free approximations; every acceptance they reject states their value with \approx
-    assert yale_figures['formula_accept_of_accepted'] >= 0.74
-    assert yale_figures['formula_accept_of_rejected'] <= 0.035
+    # floors under the measured 67.5% / 2.2% (docs/scoring.md; 75.2% / 2.8% before relations compared their
+    # left-hand sides: a right answer naming the quantity otherwise now waits for the judge). The remaining
+    # rejections they accept are renamed symbols and prose-free approximations; every acceptance they
+    # reject states their value with \approx or a rounded figure
+    assert yale_figures['formula_accept_of_accepted'] >= 0.66
+    assert yale_figures['formula_accept_of_rejected'] <= 0.03
 
 
 def test_peer_cases_and_near_misses(shared_data):
