@@ -62,11 +62,11 @@ from pydantic import BaseModel, Field
 
 from evalscope_phys import compat
 from evalscope_phys.judge.cost import judge_usage
-from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
-from evalscope_phys.scoring.extract import extract_answer
+from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (is_text_answer, undecided_reason: adapters import them here)
-    DEFAULT_SCOPE, check_scope, is_text_answer, needs_judge, rule_decision, undecided_reason)
+from evalscope_phys.scoring.routing import (  # noqa: F401 (ADDRESSES_GRADER, is_text_answer, undecided_reason: adapters import them here)
+    ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, is_text_answer, judged_answer, needs_judge, rule_decision,
+    undecided_reason)
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
@@ -88,8 +88,6 @@ Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
 """(rule score, judge decisions by case key) -> final metric values."""
 Answers = Mapping[str, Tuple[Mapping[str, Any], str, str]]
 """Answers to route: case key -> (engine verdict as a dict, reference, answer text)."""
-#: the routing reason of an answer that instructs its grader: refused by rule, never judged
-ADDRESSES_GRADER = 'addresses_grader'
 
 
 class EquivalenceVerdict(BaseModel):
@@ -207,13 +205,6 @@ def record_routes(rule_score: Score, routes: Mapping[str, Tuple[bool, str]]) -> 
                                                                             routes.items())
 
 
-def refuse_grader_address(flag: bool, why: str, answer: Optional[str]) -> Tuple[bool, str]:
-    """A routing decision, with an answer that instructs its grader kept from the judge (refused by rule)."""
-    if flag and addresses_grader(answer):
-        return False, ADDRESSES_GRADER
-    return flag, why
-
-
 def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOPE) -> Dict[str, Tuple[str, str]]:
     """Decide (:func:`~evalscope_phys.scoring.routing.needs_judge`) and record which answers the judge sees.
 
@@ -221,7 +212,7 @@ def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOP
     """
     routes, pending = {}, {}
     for key, (verdict, reference, answer) in answers.items():
-        flag, why = refuse_grader_address(*needs_judge(verdict, reference, scope), answer)
+        flag, why = needs_judge(verdict, reference, scope, answer)
         if isinstance(verdict, dict):
             verdict.update(needs_judge=flag, judge_reason=why)
         routes[key] = (flag, why)
@@ -329,9 +320,7 @@ class RulesFirstJudgeMixin:
         if not isinstance(verdict, dict):
             record_routes(rule_score, {'answer': (False, 'no_verdict')})
             return {}
-        answer = verdict.get('extracted')
-        if answer is None:  # unscored (timeout, too large): the located answer, never the reply's prose
-            answer = extract_answer(context.filtered_prediction or context.original_prediction or '').text
+        answer = judged_answer(verdict, context.filtered_prediction or context.original_prediction)
         return route_answers(rule_score, {'answer': (verdict, context.reference, answer)}, self.judge_scope)
 
     def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:
