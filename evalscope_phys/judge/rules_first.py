@@ -47,7 +47,6 @@ and :meth:`RulesFirstJudgeMixin.judge_resolve`. The prompt is ``judge_prompt.txt
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -62,6 +61,7 @@ from pydantic import BaseModel, Field
 
 from evalscope_phys import compat
 from evalscope_phys.judge.cost import judge_usage
+from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
 from evalscope_phys.scoring.routing import (  # noqa: F401 (ADDRESSES_GRADER, is_text_answer, undecided_reason: adapters import them here)
@@ -99,29 +99,32 @@ class EquivalenceVerdict(BaseModel):
 
 
 class CaseContract(OutputContract):
-    """The equivalence contract for one case: a reply that echoes another case's id is a failed call.
+    """A judge case's contract: the reply must name this case (:mod:`evalscope_phys.llm.case_id`).
 
-    Why: a judge that answers the previous question (a mixed-up batch, a stale cache) would otherwise
-    pass unnoticed. A reply without the id is accepted (recorded replies and small judges omit it).
+    A reply without the id, or with another case's id, is a failed call, never a verdict: a judge
+    that answers the previous question would otherwise pass unnoticed. Works for any schema with a
+    ``case`` field (the equivalence verdict, the OmniPhys process grade).
     """
 
     case_id: str
 
     def parse(self, response: str) -> ParseResult:
         result = super().parse(response)
-        if result.ok and result.value.case and result.value.case.strip() != self.case_id:
-            return ParseResult.failure(f'reply is for another case ({result.value.case.strip()[:40]!r}, '
-                                       f'asked {self.case_id!r})')
+        if result.ok:
+            problem = case_problem(getattr(result.value, CASE_KEY, None), self.case_id)
+            if problem is not None:
+                return ParseResult.failure(problem)
         return result
 
 
-EQUIVALENCE_CONTRACT = OutputContract(schema_model=EquivalenceVerdict)
+def equivalence_contract(case: str) -> CaseContract:
+    """The equivalence contract for the case whose id is ``case``."""
+    return CaseContract(schema_model=EquivalenceVerdict, case_id=case)
 
 
-def case_tag(question: str, reference: str, answer: str) -> str:
-    """A short id of one judge case (problem, reference, answer), echoed back by the judge."""
-    digest = hashlib.sha256('\x00'.join((question or '', reference or '', answer or '')).encode('utf-8', 'replace'))
-    return 'c' + digest.hexdigest()[:10]
+def equivalence_case(question: str, reference: str, answer: str) -> str:
+    """The id of one equivalence case (problem, reference, answer), echoed back by the judge."""
+    return case_id(question, reference, answer)
 
 
 @lru_cache(maxsize=1)
@@ -134,7 +137,7 @@ def judge_prompt(question: str, reference: str, answer: str, case: Optional[str]
 
     Placeholders are filled once, so braces in answers are safe.
     """
-    values = {'preamble': PREAMBLE, 'case': case or case_tag(question, reference, answer),
+    values = {'preamble': PREAMBLE, 'case': case or equivalence_case(question, reference, answer),
               'question': data_block('problem', question, MAX_JUDGED_QUESTION_CHARS),
               'reference': data_block('reference', reference, MAX_JUDGED_REFERENCE_CHARS),
               'answer': data_block('candidate_answer', answer, MAX_JUDGED_ANSWER_CHARS, empty='(no answer)')}
@@ -244,8 +247,8 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
 
     cases = []
     for key, (ref, ans) in pending.items():
-        tag = case_tag(question, ref, ans)
-        cases.append(JudgeCase(case_id=key, output_contract=CaseContract(schema_model=EquivalenceVerdict, case_id=tag),
+        tag = equivalence_case(question, ref, ans)
+        cases.append(JudgeCase(case_id=key, output_contract=equivalence_contract(tag),
                                metadata={'reference': ref, 'answer': ans, 'case': tag}))
 
     def request(case, placement, completed, context) -> JudgeRequest:

@@ -17,7 +17,7 @@ Replay file (JSONL, one object per line; blank lines are skipped)::
 
     {"match": "block of mass 2 kg slides", "response": "... \\boxed{4.9\\,\\mathrm{m/s^2}}"}
     {"match": "PHYS-0007", "responses": ["first sample", "second sample"], "model": "my-model"}
-    {"match": ["Judge whether", "\\boxed{4.9"], "response": "{\\"verdict\\": \\"equivalent\\"}", "judge": true}
+    {"match": ["Judge whether", "\\boxed{4.9"], "response": "{\\"case\\": \\"{case}\\", \\"verdict\\": \\"equivalent\\"}", "judge": true}
     {"match": "a long derivation", "response": "We start from Newton's second law and", "finish_reason": "length"}
 
 - ``match``: a string (or a list of strings that must all occur) looked for in the text of the
@@ -33,6 +33,8 @@ Replay file (JSONL, one object per line; blank lines are skipped)::
   conversation (system and all messages) and are tried before ordinary records, so a problem
   record whose text also appears inside a judge prompt does not answer the judge. Give the judge's
   phrase, plus e.g. the answer being judged, as a list ``match`` to return different verdicts.
+  A judge rule's reply may contain ``{case}``: it is replaced by the case id the prompt states
+  (``Case id: c...``), as a judge copies it -- our judge prompts require the reply to name its case.
 - ``finish_reason`` (optional): ``stop`` (default), ``length`` or ``content_filter``.
 
 An unknown prompt gets HTTP 404 with an OpenAI-style error whose message says no recorded answer
