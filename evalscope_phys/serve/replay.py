@@ -53,6 +53,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
+from evalscope_phys.jsonl import dumps_line
+
 from .faults import FaultSchedule, RequestCounter, parse_faults
 from .records import AmbiguousMatch, NoMatch, ReplayBook, ReplayError, load_records, prompt_texts
 
@@ -154,7 +156,7 @@ class ReplayHandler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client gave up (e.g. timed out on a slow fault)
 
     def _json(self, status: int, payload: Dict[str, Any]) -> None:
-        self._send(status, json.dumps(payload, ensure_ascii=False).encode('utf-8'))
+        self._send(status, dumps_line(payload).encode('utf-8'))  # a lone surrogate goes as a JSON escape
 
     def _error(self, status: int, message: str, code: str, kind: str = 'invalid_request_error') -> None:
         self._json(status, {'error': {'message': message, 'type': kind, 'code': code, 'param': None}})
@@ -272,7 +274,7 @@ class ReplayHandler(BaseHTTPRequestHandler):
             events.append({**head, 'choices': [{'index': k, 'delta': {}, 'finish_reason': choice['finish_reason']}]})
         if include_usage:
             events.append({**head, 'choices': [], 'usage': completion['usage']})
-        data = ''.join(f'data: {json.dumps(e, ensure_ascii=False)}\n\n' for e in events) + 'data: [DONE]\n\n'
+        data = ''.join(f'data: {dumps_line(e).rstrip()}\n\n' for e in events) + 'data: [DONE]\n\n'
         self._send(200, data.encode('utf-8'), 'text/event-stream')
 
 
