@@ -26,7 +26,8 @@ agreed with them (failed calls left out). With a judge configured every sample a
 (:mod:`evalscope_phys.judge.cost`).
 
 **A failed judge call is never a silent rule score.** When the call for an answer fails (dead
-endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
+endpoint, HTTP error, a reply that is not JSON, holds no valid verdict, or does not name the case asked:
+:class:`CaseContract`), the answer is counted in
 ``judged`` (it was routed to the judge) and in ``judge_failed`` (the share of the sample's judged
 answers whose call failed, so its mean is the share of all answers), and it is *not scored*:
 ``scored`` is 0 for it, and its ``strict_acc``/``lenient_acc`` are the ``_all`` view, in which it
