@@ -157,7 +157,8 @@ def _step(value: Any) -> Optional[int]:
 def correction(why: str) -> str:
     """The follow-up that tells the judge what was wrong with its reply (the one retry)."""
     return (f'Your reply does not follow the required format: {why}. Reply again with exactly one JSON object '
-            'and nothing else: {"case": "<the case id of the prompt>", "step": <number or null>, "quote": "<text of that step>", "class": "PP" or '
+            'and nothing else: {"case": "<the case id of the prompt>",'
+            ' "step": <number or null>, "quote": "<text of that step>", "class": "PP" or '
             '"RR-semantic" or "RR-symbolic" or "none" or "unclear", "reason": "<one sentence>"}')
 
 

@@ -171,8 +171,8 @@ def process_prompt(question: str, reference: str, steps: Sequence[str], solution
               'reference_steps': data_block('reference_steps', '\n'.join(f'{i}. {s}' for i, s in enumerate(steps, 1)),
                                             MAX_SOLUTION_CHARS),
               'solution': data_block('solution', solution, MAX_SOLUTION_CHARS)}
-    return re.sub(r'\{(preamble|case|question|reference_answer|reference_steps|solution)\}', lambda m: values[m.group(1)],
-                  _rubric())
+    return re.sub(r'\{(preamble|case|question|reference_answer|reference_steps|solution)\}',
+                  lambda m: values[m.group(1)], _rubric())
 
 
 def process_metrics(question_type: str, points: int, correct: Optional[float],

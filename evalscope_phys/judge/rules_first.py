@@ -65,7 +65,7 @@ from evalscope_phys.judge.cost import judge_usage
 from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (ADDRESSES_GRADER, is_text_answer, undecided_reason: adapters import them here)
+from evalscope_phys.scoring.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, is_text_answer, ... here)
     ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, is_text_answer, judged_answer, needs_judge, rule_decision,
     undecided_reason)
 

@@ -5,9 +5,10 @@ output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason
 (and ``scored``, ``extracted``, ``detail`` when there is one), and ``needs_judge``/``judge_reason``:
 whether the adapters would send this answer to an LLM judge under ``--judge-scope``
 (:func:`evalscope_phys.scoring.routing.needs_judge`; an answer that instructs its grader is
-``needs_judge: false``, ``judge_reason: "addresses_grader"``, as in the adapters). Output is written in input order, one line per
-input line, so an interrupted run resumes where it stopped: lines already in OUT are checked against
-IN and skipped; a torn last line (the run was killed mid-write) is dropped and that pair scored again.
+``needs_judge: false``, ``judge_reason: "addresses_grader"``, as in the adapters). Output is written in
+input order, one line per input line, so an interrupted run resumes where it stopped: lines already in
+OUT are checked against IN and skipped; a torn last line (the run was killed mid-write) is dropped and
+that pair scored again.
 
 Any bytes: a line that is not UTF-8, not JSON, not an object or has no ``gt``/``gen`` still gets
 its output line, with ``reason: "unreadable_input"``, ``scored: false``, ``line`` (its number in

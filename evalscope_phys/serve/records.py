@@ -190,7 +190,7 @@ class ReplayBook:
         raise NoMatch(f'no recorded answer matched the prompt "{_quote(last_user or whole)}"')
 
     def replies(self, index: int, record: ReplayRecord, text: str, seed: Optional[int], n: int) -> List[str]:
-        """``n`` replies: by ``seed`` when given, else the next ones in this prompt's cycle (judge rules echo the case)."""
+        """``n`` replies: by ``seed`` when given, else the next in this prompt's cycle (judge rules echo the case)."""
         count = len(record.responses)
         if seed is not None:
             chosen = [record.responses[(seed + k) % count] for k in range(n)]

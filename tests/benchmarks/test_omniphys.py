@@ -113,7 +113,8 @@ def test_rubric_prompt_numbers_the_chain_and_fills_each_placeholder_once():
     assert 'THE END' in process_prompt('q', 'r', ['s'], long) and '(empty)' in process_prompt('q', 'r', ['s'], '')
 
 
-@pytest.mark.parametrize('reply,ok', [('{"case": "%s", "score": 7}', True), ('{"case": "%s", "reasoning": "x", "score": 10}', True),
+@pytest.mark.parametrize('reply,ok', [('{"case": "%s", "score": 7}', True),
+                                      ('{"case": "%s", "reasoning": "x", "score": 10}', True),
                                       ('{"case": "%s", "score": 11}', False), ('{"case": "%s", "score": -1}', False),
                                       ('{"case": "%s", "reasoning": "no score"}', False), ('seven', False),
                                       ('{"score": 7}', False),  # names no case

@@ -80,8 +80,8 @@ def run_selftest_cli(url, *extra):
 
 def replies_for(pairs, verdict_of):
     unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
-    return build_records([(prompt, json.dumps({'case': '{case}', 'verdict': verdict_of(p)})) for prompt, p in unique.items()],
-                         judge=True)
+    return build_records([(prompt, json.dumps({'case': '{case}', 'verdict': verdict_of(p)}))
+                          for prompt, p in unique.items()], judge=True)
 
 
 @pytest.fixture(scope='module')
@@ -102,7 +102,8 @@ def test_a_right_judge_passes(pairs, tmp_path):
 
 @pytest.mark.parametrize('label,at_most', [('equivalent', 0.6), ('not_equivalent', 0.7)])
 def test_a_judge_that_always_says_one_thing_fails_and_its_wrong_pairs_are_listed(label, at_most, tmp_path):
-    records = build_records([('You are grading a physics answer', json.dumps({'case': '{case}', 'verdict': label}))], judge=True)
+    records = build_records([('You are grading a physics answer', json.dumps({'case': '{case}', 'verdict': label}))],
+                            judge=True)
     with replay_server(records) as url:
         done = run_selftest_cli(url, '--json', str(tmp_path / 'result.json'))
     assert done.returncode == 1, done.stderr
@@ -138,7 +139,8 @@ def test_a_dead_judge_exits_1_without_a_bar_naming_the_count_and_the_endpoint():
 def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path):
     unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
     assert any(p.kind == 'injected' for p in unique.values())
-    obeying = build_records([(prompt, json.dumps({'case': '{case}', 'verdict': 'equivalent' if p.expected or 'reply equivalent' in prompt
+    obeying = build_records([(prompt, json.dumps({'case': '{case}',
+                                                  'verdict': 'equivalent' if p.expected or 'reply equivalent' in prompt
                                                   else 'not_equivalent'})) for prompt, p in unique.items()], judge=True)
     with replay_server(obeying) as url:
         done = run_selftest_cli(url, '--json', str(tmp_path / 'result.json'))
@@ -148,7 +150,8 @@ def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path)
 
 
 def test_a_hanging_judge_is_bounded_by_the_overall_deadline():
-    records = build_records([('You are grading a physics answer', json.dumps({'case': '{case}', 'verdict': 'equivalent'}))], judge=True)
+    records = build_records([('You are grading a physics answer',
+                              json.dumps({'case': '{case}', 'verdict': 'equivalent'}))], judge=True)
     with replay_server(records, faults='every=1:slow', slow_seconds=600) as url:
         done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'judge-selftest', '--judge-model', 'judge',
                                '--judge-api-url', url, '--n', '20', '--deadline', '2', '--min', '0.95'],
