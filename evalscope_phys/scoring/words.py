@@ -163,6 +163,8 @@ def _letters_and_math(text: str) -> str:
         elif c == '\\':
             end = command_end(text, i)
             name = text[i:end]
+            if name == '\\\\' and end < n and text[end].isascii() and text[end].isalpha():
+                end = command_end(text, end - 1)  # ``\\\\left(``: a command escaped twice, not the word "left"
             if name in ('\\begin', '\\end') and end < n and text[end] == '{':
                 close = matching_brace(text, end)
                 end = close + 1 if close >= 0 else n
