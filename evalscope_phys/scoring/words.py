@@ -55,7 +55,9 @@ NUMBER_WORDS = {'zero': '0', 'infinity': '\\infty', 'infinite': '\\infty'}
 """A bare word that is a value: compared with a formula reference as that value."""
 
 
-CJK_RE = re.compile(r'[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]')
+CJK_CHARS = '\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff'
+"""Kana and CJK ideographs, as a character-class range (for patterns that keep or drop them)."""
+CJK_RE = re.compile(f'[{CJK_CHARS}]')
 """Chinese/Japanese characters: the one pattern every module uses (a CJK text is prose, never a formula)."""
 
 
