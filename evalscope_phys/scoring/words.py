@@ -102,14 +102,16 @@ def is_prose(text: str) -> bool:
         return True
     plain = _letters_and_math(text)
     in_groups = {w.lower() for group in text_groups(text) for w in _WORD_RE.findall(group)}
-    kinds = [_kind(w, w.lower() in in_groups) for w in _WORD_RE.findall(plain)]
-    words, english = kinds.count('word'), kinds.count('english')
     bare = not _NOT_BARE_RE.sub('', plain)
-    if bare and words:
-        return True
-    if bare and english and len(kinds) >= 2 and not _strip_text_groups(text).strip(_PUNCTUATION):
-        return True  # \text{A and C}
-    return words >= 2 or english >= 2 or bool(english and words)
+    runs = _WORD_RE.findall(plain)
+    words = english = 0
+    for run in runs:  # stops at the first decisive word: a long answer costs what its first words cost
+        kind = _kind(run, run.lower() in in_groups)
+        words += kind == 'word'
+        english += kind == 'english'
+        if (bare and words) or words >= 2 or english >= 2 or (english and words):
+            return True
+    return bool(bare and english and len(runs) >= 2 and not _strip_text_groups(text).strip(_PUNCTUATION))  # \text{A and C}
 
 
 _WORD_RE = re.compile(r'[^\W\d_]+')
@@ -124,21 +126,20 @@ _WORD_COMMANDS = frozenset({'\\text', '\\textrm', '\\textnormal', '\\textit', '\
 
 
 def _kind(run: str, in_text_group: bool) -> str:
-    """``word``, ``english`` (a function word), ``math`` (a function, Greek letter, unit) or ``symbols``."""
-    from .units import parse_unit
+    """``word``, ``english`` (a function word), or ``other`` (a function, Greek letter, unit, product of symbols)."""
     low = run.lower()
     if low in ANSWER_WORDS and (run.islower() or run.isupper() or run[1:].islower()):
         return 'word'
-    if run in MATH_WORDS or low in MATH_WORDS or parse_unit(run) is not None:
-        return 'math'
-    if any(ch.isupper() for ch in run[1:]):
-        return 'symbols'  # IkT, mgL: a product of symbols
+    if run in MATH_WORDS or low in MATH_WORDS or any(ch.isupper() for ch in run[1:]):
+        return 'other'  # IkT, mgL: a product of symbols
     if low in ENGLISH:
-        return 'english' if len(run) >= 3 or in_text_group else 'symbols'
-    if not run.isascii() or re.search('[aeiouy]', low):
-        if len(run) >= 4 or (len(run) == 3 and in_text_group):
-            return 'word'
-    return 'symbols'
+        kind = 'english' if len(run) >= 3 or in_text_group else 'other'
+    elif (not run.isascii() or re.search('[aeiouy]', low)) and (len(run) >= 4 or (len(run) == 3 and in_text_group)):
+        kind = 'word'
+    else:
+        return 'other'
+    from .units import parse_unit  # only for runs that would be words: the unit registry is slow to ask
+    return 'other' if parse_unit(run) is not None else kind
 
 
 def _letters_and_math(text: str) -> str:
