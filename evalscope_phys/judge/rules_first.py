@@ -65,9 +65,8 @@ from evalscope_phys.judge.cost import judge_usage
 from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, is_text_answer, ... here)
-    ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, is_text_answer, judged_answer, needs_judge, rule_decision,
-    undecided_reason)
+from evalscope_phys.scoring.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, undecided_reason here)
+    ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, judged_answer, needs_judge, rule_decision, undecided_reason)
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
