@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
+from .answer_types import ANSWER_TYPES
 from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
@@ -33,7 +34,6 @@ CACHE_MAX_BYTES = 64 * 1024 * 1024
 MAX_TIMEOUT = 600.0
 """The longest a caller may let one answer be scored (seconds); larger timeouts, ``float('inf')`` included, are capped here."""
 MULTIPLE = (None, 'ordered', 'unordered')
-ANSWER_TYPES = ('NV', 'EX', 'EQ', 'IN', 'TF', 'MC')
 
 Texts = Union[str, Sequence[str]]
 
@@ -67,6 +67,7 @@ def _score_job(job: dict) -> dict:
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
     from .extract import extract_answer
+    from .notation import same_text
 
     types = job['types']
     references = []
@@ -85,7 +86,7 @@ def _score_job(job: dict) -> dict:
     extracted = extract_answer(job['response'], single_type)
     options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
     shown = describe(extracted.answer) or extracted.text
-    if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
+    if len(job['references']) == 1 and extracted.text and same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
         return {'strict': True, 'lenient': True, 'reason': 'equivalent', 'eed': 100.0 if job['eed'] else None,
                 'detail': 'identical text', 'extracted': shown or None, 'parts': []}
@@ -116,16 +117,6 @@ def _reference(text: str, answer_type: Optional[str]):
 def _reference_cached(text: str, answer_type: Optional[str]):
     from .extract import read_reference
     return read_reference(text, answer_type)
-
-
-def _same_text(reference: str, located: str) -> bool:
-    import re
-
-    from .notation import clean, to_latex
-
-    def compact(text: str) -> str:
-        return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', clean(to_latex(text)))
-    return compact(reference) == compact(located)
 
 
 def _with_labels(answer, units: Tuple[str, ...], tolerances: Tuple[Optional[float], ...], index: int):
