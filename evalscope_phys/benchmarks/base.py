@@ -164,12 +164,16 @@ def _read_parquet(path: Path) -> List[Any]:
         raise UnreadableDatasetError(f'{path}: not a readable parquet file ({exc})') from None
 
 
+def first_ids(ids: Sequence[Any], shown: int = 10) -> str:
+    """``'a, b, c ...'``: the first ``shown`` ids of a logged count."""
+    return ', '.join(map(str, ids[:shown])) + (' ...' if len(ids) > shown else '')
+
+
 def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
     """One warning per reason, with a count and the first ids, so nothing disappears unexplained."""
     for reason, ids in skipped.items():
         if ids:
-            logger.warning('%s: excluded %d record(s): %s (ids: %s%s)', benchmark, len(ids), reason,
-                           ', '.join(map(str, ids[:10])), ' ...' if len(ids) > 10 else '')
+            logger.warning('%s: excluded %d record(s): %s (ids: %s)', benchmark, len(ids), reason, first_ids(ids))
 
 
 def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]],
@@ -264,6 +268,7 @@ class RecordLoader:
         return None
 
     def load(self) -> Tuple[DatasetDict, None]:
+        """Every row of every file kept or excluded with its reason; then :func:`records_dataset`."""
         files, location = self.dataset_files()
         record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
         skipped: Dict[str, List[str]] = {}
@@ -275,11 +280,13 @@ class RecordLoader:
                     skipped.setdefault(placed.reason, []).append(placed.record_id)
                 elif placed is not None and placed.subset in record_map:
                     record_map[placed.subset].append(placed.record)
-                    unread.extend(filter(None, [self.unread_reference(placed.record)]))
+                    rid = self.unread_reference(placed.record)
+                    if rid:
+                        unread.append(rid)
         if unread:
             logger.warning('%s: %d %s state no final answer the engine can read; they are judged against the full '
-                           'solution, or unscored without a judge (ids: %s%s)', self.name, len(unread),
-                           self.unread_reference_kind, ', '.join(unread[:10]), ' ...' if len(unread) > 10 else '')
+                           'solution, or unscored without a judge (ids: %s)', self.name, len(unread),
+                           self.unread_reference_kind, first_ids(unread))
         return records_dataset(self, record_map, location, skipped=skipped)
 
 
