@@ -199,10 +199,10 @@ def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]]
 
 def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], location: Any, *,
                     skipped: Dict[str, List[str]]) -> Tuple[DatasetDict, None]:
-    """What :meth:`RecordLoader.load` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
+    """What an adapter's ``load()`` returns: subsets of raw records -> Samples, honouring limit/repeats/shuffle.
 
-    Logs the exclusions (``skipped``: reason -> record ids) and stops with one message naming them
-    when nothing is left to evaluate.
+    The end of every adapter's load: logs the exclusions (``skipped``: reason -> record ids; required,
+    so no adapter can drop them) and stops with one message naming them when nothing is left to evaluate.
     Also starts booting the scoring workers (without waiting): scoring follows the first answers,
     and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
     """

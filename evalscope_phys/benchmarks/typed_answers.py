@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.answer_types import type_code
+from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
 
