@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
-from .answer_types import ANSWER_TYPES
 from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
@@ -67,7 +66,7 @@ def _score_job(job: dict) -> dict:
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
     from .extract import extract_answer
-    from .notation import same_text
+    from .notation import same_text as _same_text
 
     types = job['types']
     references = []
@@ -86,7 +85,7 @@ def _score_job(job: dict) -> dict:
     extracted = extract_answer(job['response'], single_type)
     options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
     shown = describe(extracted.answer) or extracted.text
-    if len(job['references']) == 1 and extracted.text and same_text(job['references'][0], extracted.text):
+    if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
         return {'strict': True, 'lenient': True, 'reason': 'equivalent', 'eed': 100.0 if job['eed'] else None,
                 'detail': 'identical text', 'extracted': shown or None, 'parts': []}
@@ -206,6 +205,8 @@ def _unscored(reason: str, started: float, detail: str = '', extracted: Optional
 
 def _check_options(tolerance: Any, unit: Any, multiple: Any, answer_type: Any) -> Tuple[str, tuple]:
     """('', normalised options) or (what is wrong, ())."""
+    from .answer_types import ANSWER_TYPES
+
     if multiple not in MULTIPLE:
         return f"multiple must be 'ordered', 'unordered' or None, not {multiple!r}", ()
     tolerances = []
