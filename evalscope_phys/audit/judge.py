@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from evalscope_phys.llm import ChatError, JsonlCache, JudgeEndpoint, call_key, json_objects
+from evalscope_phys.llm.cache import call_key
+from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, json_objects
 from evalscope_phys.llm.untrusted import data_block
 
 
@@ -109,7 +110,7 @@ def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: Ju
                 progress: Optional[Callable[[int], None]] = None) -> Tuple[List[PairLabel], JudgeStats]:
     """A verdict for each (eval text, pool text) pair, from the cache when it has one."""
     template = load_prompt(config.prompt_path)
-    client = config.client()
+    client: ChatClient = config.client()
     verdicts: List[Optional[PairLabel]] = [None] * len(pairs)
     todo = []
     for i, (eval_text, pool_text) in enumerate(pairs):
