@@ -26,6 +26,8 @@ from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
 """Longer responses are refused before any work: the model's failure (``answer_too_large``)."""
+MAX_QUESTION_CHARS = 20_000
+"""A longer question is read for definitions and values only this far."""
 MAX_REFERENCE_CHARS = 50_000
 """Longer references are refused (unscored, ``input_too_large``): no real reference comes close."""
 CACHE_MAX_BYTES = 64 * 1024 * 1024
@@ -83,7 +85,8 @@ def _score_job(job: dict) -> dict:
         reference = parts[0] if len(parts) == 1 and not job['several'] else Collection('list', tuple(parts))
     single_type = types[0] if len(set(types)) == 1 and types else None
     extracted = extract_answer(job['response'], single_type)
-    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
+    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
+                      givens=_givens(job.get('question'), extracted.text))
     shown = describe(extracted.answer) or extracted.text
     if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
@@ -96,6 +99,18 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+def _givens(question: Optional[str], answer: str):
+    """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
+    from dataclasses import replace
+
+    from .definitions import Givens, answer_definitions, read_question
+    givens = read_question(question) if question is not None else Givens()
+    if answer and (answer.count('=') >= 2 or '\\equiv' in answer):
+        own, twice = answer_definitions(answer)
+        givens = replace(givens, answer=own, conflicting=givens.conflicting | twice)
+    return givens if givens.question or givens.answer or givens.conflicting else None
 
 
 REFERENCE_CACHE_SIZE = 1024
@@ -248,7 +263,8 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  tolerance: Union[None, float, Sequence[Optional[float]]] = None,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
-                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None) -> Verdict:
+                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None,
+                 question: Optional[str] = None) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
@@ -262,7 +278,10 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``timeout`` is the answer's own budget, counted from the moment a worker takes it, and ``wait``
     bounds the whole call (queue included): an answer queued behind slow ones keeps its budget.
     A caller waiting for another thread scoring the same text waits at most its own budget from
-    when that work started. Safe from many threads.
+    when that work started. ``question`` is the problem's text: the symbols it defines (``\\rho \\equiv
+    Nq/V``) are substituted on both sides, and the values it gives (``r = 4`` Å) evaluate a formula
+    against a number (:mod:`.definitions`, :mod:`.problem_values`); without it only the answer's own
+    definitions are. Safe from many threads.
     """
     started = time.perf_counter()
     if timeout is not None:
@@ -278,6 +297,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     if problem:
         return _unscored('error', started, problem)
     tolerances, units, types = labels
+    question_text = _text(question) if question is not None else None
+    if question is not None and question_text is None:
+        return _unscored('error', started, f'question must be text, not {type(question).__name__}')
     text = _text(response) if response is not None else ''
     if text is None:
         text = str(response)
@@ -289,6 +311,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         'several': multiple is not None or len(references) > 1,
         'tolerance': tolerances[0] if len(tolerances) == 1 else None,
         'ordered': multiple == 'ordered', 'eed': bool(eed),
+        'question': question_text[:MAX_QUESTION_CHARS] if question_text is not None else None,
     }
     if len(tolerances) == 1:
         job['tolerances'] = ()
