@@ -61,7 +61,7 @@ def with_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, a
     except (TypeError, ValueError):
         return None
     missing = missing_values(formula_expr, givens)
-    if missing and not set(missing) <= givens.mentioned:
+    if missing and not all(givens.mentions(name) for name in missing):
         return None  # symbols the question never writes ("and", a unit read as letters): compare as before
     value, why = value_in(formula_expr, givens, unit)
     if value is None:

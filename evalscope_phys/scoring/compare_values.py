@@ -140,6 +140,9 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
     if not outcome.strict and options.givens is not None:
         from .compare_givens import with_definitions
         outcome = with_definitions(ref_expr, converted, options, unit_reason, outcome)
+    if not outcome.strict and outcome.reason != 'dimension_mismatch':
+        outcome = _in_natural_units(ref_expr, converted, reference.unit is not None or answer.unit is not None,
+                                    options, unit_reason, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
@@ -170,6 +173,19 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
     return outcome
 
 
+def _in_natural_units(ref_expr: sympy.Expr, ans_expr: sympy.Expr, has_units: bool, options: Options,
+                      unit_reason: str, outcome: Outcome) -> Outcome:
+    """``outcome``, or the comparison with ``c = \\hbar = 1`` where :mod:`.natural_units` allows it."""
+    from .natural_units import in_natural_units
+    pair = in_natural_units(ref_expr, ans_expr, has_units, options.givens)
+    if pair is None:
+        return outcome
+    again = expressions(pair[0], pair[1], options, unit_reason)
+    if (again.strict, again.lenient) > (outcome.strict, outcome.lenient):
+        return replace(again, detail='in natural units (c = hbar = 1)')
+    return outcome
+
+
 def _by_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr,
                        options: Options) -> Optional[Outcome]:
     """A number against a formula, the formula evaluated with the problem's values (:mod:`.compare_givens`);
@@ -177,6 +193,9 @@ def _by_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, an
     only an agreement is taken."""
     if _in_units_of_c(reference, ref_expr, answer, ans_expr) is not None:
         return None
+    from .natural_units import in_natural_units
+    if in_natural_units(ref_expr, ans_expr, reference.unit is not None or answer.unit is not None, options.givens):
+        return None  # 0.95 c for 0.955 "in units of c": natural units decide, below
     from .compare_givens import with_problem_values
     outcome = with_problem_values(reference, ref_expr, answer, ans_expr, options)
     plain = any(v.unit is not None and v.unit.plain for v in (reference, answer))

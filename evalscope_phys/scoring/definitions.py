@@ -18,7 +18,7 @@ Pure text work on the question (trusted) and the located answer; names are SymPy
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -55,10 +55,14 @@ class Givens:
     """(name, value LaTeX) the answer defines for its own notation (``mu`` -> ``GM``)."""
     conflicting: FrozenSet[str] = frozenset()
     """Names defined (or given) twice with different values: never substituted."""
-    mentioned: FrozenSet[str] = frozenset()
-    """Symbol names the question writes in its formulas (a constant's letter it may use otherwise)."""
     question: bool = False
     """Whether a question was given at all."""
+    question_text: str = field(default='', repr=False)
+    """The question itself, for :meth:`mentions` (read only when asked: parsing every formula costs)."""
+
+    def mentions(self, name: str) -> bool:
+        """Whether the question writes the symbol ``name`` in a formula (a constant's letter it may use otherwise)."""
+        return name in question_symbols(self.question_text)
 
 
 def _symbol_name(latex: str) -> Optional[str]:
@@ -135,22 +139,35 @@ def read_question(question: str) -> Givens:
     text = question[:MAX_QUESTION_CHARS]
     symbolic: List[Tuple[str, str, str]] = []
     numbers: List[Tuple[str, str, str]] = []
-    mentioned: set = set()
     for m in _MATH_RE.finditer(text):
         try:
-            _read_formula(text, m, symbolic, numbers, mentioned)
+            _read_formula(text, m, symbolic, numbers)
         except Exception:  # (never seen) a formula our reader trips on: the question defines nothing there
             continue
-    return _givens(symbolic, numbers, mentioned)
+    return replace(_givens(symbolic, numbers), question_text=text)
 
 
-def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list, mentioned: set) -> None:
-    """The definitions and numbers of one formula of the question, and the symbols it writes."""
+@lru_cache(maxsize=64)
+def question_symbols(question: str) -> FrozenSet[str]:
+    """Every symbol name the question's formulas write."""
+    names: set = set()
+    for m in _MATH_RE.finditer(question):
+        formula = next(g for g in m.groups() if g is not None)
+        if len(formula) < 400:
+            try:
+                names |= _free_names(formula) or set()
+            except Exception:
+                continue
+    return frozenset(names)
+
+
+def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list) -> None:
+    """The definitions and numbers of one formula of the question."""
     formula = next(g for g in m.groups() if g is not None)
+    if '=' not in formula and '\\equiv' not in formula and '\\coloneqq' not in formula:
+        return
     before = text[max(0, m.start() - 60):m.start()]
     before = re.split(r'[.!?:]\s|\n\s*\n', before)[-1]
-    names = _free_names(formula) if len(formula) < 400 else None
-    mentioned |= names or set()
     items = _split_items(formula)
     for index, item in enumerate(items):
         read = _definition(item)
@@ -173,7 +190,7 @@ def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list, 
         symbolic.append((name, latex, ''))
 
 
-def _givens(symbolic: list, numbers: list, mentioned: set) -> Givens:
+def _givens(symbolic: list, numbers: list) -> Givens:
     conflicting: set = set()
     definitions: Dict[str, Tuple[str, str]] = {}
     values: Dict[str, Tuple[str, str]] = {}
@@ -187,8 +204,7 @@ def _givens(symbolic: list, numbers: list, mentioned: set) -> Givens:
         definitions.pop(name, None)
         values.pop(name, None)
     return Givens(tuple(sorted((n, v[0]) for n, v in definitions.items())),
-                  tuple(sorted((n, v[0], v[1]) for n, v in values.items())), (), frozenset(conflicting),
-                  frozenset(mentioned), True)
+                  tuple(sorted((n, v[0], v[1]) for n, v in values.items())), (), frozenset(conflicting), True)
 
 
 def _introduces_definition(before: str) -> bool:

@@ -61,7 +61,7 @@ def quantities(givens: Givens) -> Tuple[Dict[str, object], FrozenSet]:
     for name, constant in CONSTANTS.items():
         if name in out or name in givens.conflicting or any(n == name for n, _ in givens.definitions):
             continue
-        if name in LETTERS_THE_QUESTION_MAY_USE and name in givens.mentioned:
+        if name in LETTERS_THE_QUESTION_MAY_USE and givens.mentions(name):
             continue
         out[name] = ureg.Quantity(1.0, constant)
     return out, givens.conflicting
