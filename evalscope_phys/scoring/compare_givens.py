@@ -52,6 +52,8 @@ def with_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, a
         else (reference, ref_expr, answer, ans_expr)
     if formula.unit is not None or special_symbols(formula_expr):
         return None  # "4 mg" with a unit of its own, or opaque values: not a formula to evaluate here
+    if formula is answer and formula_expr.is_Symbol:
+        return None  # "r" for the radius the question gives: a restatement, not an answer
     from .units import parse_unit
     unit = parse_unit(number.unit.text) if number.unit is not None else None
     if number.unit is not None and unit is None:

@@ -7,6 +7,7 @@ rules that keep this from accepting a wrong answer:
 * the question's definitions apply to both sides (they hold throughout the problem); only a plain
   ``symbol = expression`` (``\\equiv``, ``:=``) introduced as a definition counts, never a condition
   (``at $r = 2R$``), and never a symbol the question defines twice (``conflicting``: undecided);
+* an answer that is the bare defined symbol (``E`` for "show that $E = \\ldots$") is never one;
 * the answer's own definitions apply to the answer only, to symbols the reference does not use, never
   to an answer that is the bare defined symbol, and never when the definition alone states the
   reference (``X = <reference>``, then ``X``: the answer restates, it does not answer);
@@ -122,14 +123,15 @@ def _collect(found: List[Tuple[str, str, str]], into: Dict[str, Tuple[str, str]]
     for name, latex, unit in found:
         if name in conflicting:
             continue
-        if name in into and _compact(into[name][0]) + into[name][1] != _compact(latex) + _compact(unit):
+        if name in into and (_compact(into[name][0]), _compact(into[name][1])) != (_compact(latex), _compact(unit)):
             conflicting.add(name)
             del into[name]
         elif len(into) < MAX_DEFINITIONS:
-            into[name] = (_compact(latex), _compact(unit))
+            into[name] = (latex.strip(), unit.strip())
 
 
 def _compact(text: str) -> str:
+    """A comparison key only (``\\omega t`` loses its space here): never a value to read."""
     return re.sub(r'\s+|\\[,;:! ]', '', text)
 
 
@@ -147,17 +149,25 @@ def read_question(question: str) -> Givens:
     return replace(_givens(symbolic, numbers), question_text=text)
 
 
+_RELATION_SIGNS = ('=', '\\equiv', ':=', '<', '>', '\\le', '\\ge', '\\leq', '\\geq', '\\approx', '\\sim', '\\to',
+                   '\\rightarrow', '\\propto', '\\ll', '\\gg', '\\neq')
+
+
 @lru_cache(maxsize=64)
 def question_symbols(question: str) -> FrozenSet[str]:
-    """Every symbol name the question's formulas write."""
+    """Every symbol name the question's formulas write (each side of a relation read on its own)."""
+    from .scan import top_level_split
     names: set = set()
     for m in _MATH_RE.finditer(question):
         formula = next(g for g in m.groups() if g is not None)
-        if len(formula) < 400:
-            try:
-                names |= _free_names(formula) or set()
-            except Exception:
-                continue
+        if len(formula) >= 400:
+            continue
+        for item in _split_items(formula):
+            for side in top_level_split(item, _RELATION_SIGNS):
+                try:
+                    names |= _free_names(side) or set()
+                except Exception:  # (never seen) our reader tripping on a side: it names nothing
+                    continue
     return frozenset(names)
 
 
@@ -265,13 +275,15 @@ def substituted(reference, answer, givens: Givens):
         return None
     used: List[str] = []
     ref, ans = reference, answer
+    if ans.is_Symbol and (ans.name in question or ans.name in own):
+        return None  # "E" for "show that E = <reference>": the defined symbol is no answer
     for _ in range(MAX_SUBSTITUTION_ROUNDS):
         table = {s: e for s in (ref.free_symbols | ans.free_symbols) for n, e in question.items() if s.name == n}
         if not table:
             break
         used.extend(sorted(s.name for s in table))
         ref, ans = ref.xreplace(table), ans.xreplace(table)
-    if own and not ans.is_Symbol:
+    if own:
         ref_names = {s.name for s in ref.free_symbols}
         table = {}
         for s in ans.free_symbols:
