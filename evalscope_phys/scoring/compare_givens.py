@@ -12,6 +12,7 @@ from typing import Optional
 import sympy
 
 from .answer import Value
+from .conventions import thermal
 from .compare_values import expressions, special_symbols
 from .definitions import substituted, unresolved_conflict
 from .outcome import Options, Outcome, STRICT_RTOL, UNDECIDED, accepted, rejected
@@ -21,18 +22,20 @@ from .rounding import round_to, stated_number
 
 def with_definitions(reference: sympy.Expr, answer: sympy.Expr, options: Options, unit_reason: str,
                      outcome: Outcome) -> Outcome:
-    """``outcome`` improved by substituting the problem's and the answer's definitions, or undecided
-    when a name defined twice is what keeps the sides apart."""
+    """``outcome`` improved by substituting the problem's and the answer's definitions (or the thermal
+    convention, :mod:`.conventions`), or undecided when a name defined twice keeps the sides apart."""
     givens = options.givens
-    if givens is None or outcome.strict or outcome.reason == UNDECIDED:
+    if outcome.strict or outcome.reason == UNDECIDED:
         return outcome
-    pair = substituted(reference, answer, givens)
-    if pair is not None:
+    for pair, how in ((substituted(reference, answer, givens) if givens is not None else None, 'as defined'),
+                      (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)')):
+        if pair is None:
+            continue
         again = expressions(pair[0], pair[1], options, unit_reason)
         if (again.strict, again.lenient) > (outcome.strict, outcome.lenient):
             return replace(again, detail=(again.detail + '; ' if again.detail else '') +
-                           'once ' + ', '.join(pair[2]) + ' is substituted as defined')
-    conflict = unresolved_conflict(reference, answer, givens)
+                           'once ' + ', '.join(pair[2]) + ' is substituted ' + how)
+    conflict = unresolved_conflict(reference, answer, givens) if givens is not None else None
     if conflict is not None:
         return rejected(UNDECIDED, f'{conflict} is defined twice; which one applies is for the judge', eed=outcome.eed)
     return outcome

@@ -137,7 +137,7 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
         outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
-    if not outcome.strict and options.givens is not None:
+    if not outcome.strict:
         from .compare_givens import with_definitions
         outcome = with_definitions(ref_expr, converted, options, unit_reason, outcome)
     if not outcome.strict and outcome.reason != 'dimension_mismatch':
