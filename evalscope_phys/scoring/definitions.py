@@ -27,6 +27,8 @@ MAX_QUESTION_CHARS = 20_000
 """Longer questions are read for definitions only this far (cost bound; real ones reach ~6,000)."""
 MAX_DEFINITIONS = 40
 """Definitions kept per question or answer (the rest are ignored)."""
+MAX_ITEMS_READ = 64
+"""Items of one formula or answer read for definitions (a list longer than this defines nothing more)."""
 MAX_SUBSTITUTION_ROUNDS = 3
 """Definitions in terms of other definitions are followed this deep."""
 
@@ -89,7 +91,7 @@ def _free_names(latex: str) -> Optional[FrozenSet[str]]:
 def _split_items(formula: str) -> List[str]:
     from .scan import top_level_split
     return [i for i in top_level_split(formula, (',', ';', '\\quad', '\\qquad', '\\text{and}', '\\text{ and }',
-                                                   '\\\\', '\n')) if i.strip()]
+                                                   '\\\\', '\n')) if i.strip()][:MAX_ITEMS_READ]
 
 
 def _definition(item: str) -> Optional[Tuple[str, str, str, bool]]:
