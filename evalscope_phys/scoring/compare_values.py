@@ -137,10 +137,11 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
         outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
-    if not outcome.strict:
+    texts = reference.latex + ' ' + answer.latex
+    if not outcome.strict and (options.givens is not None or _THERMAL_RE.search(texts)):
         from .compare_givens import with_definitions
         outcome = with_definitions(ref_expr, converted, options, unit_reason, outcome)
-    if not outcome.strict and outcome.reason != 'dimension_mismatch':
+    if not outcome.strict and outcome.reason != 'dimension_mismatch' and _may_write_constants(texts):
         outcome = _in_natural_units(ref_expr, converted, reference.unit is not None or answer.unit is not None,
                                     options, unit_reason, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
@@ -173,6 +174,16 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
     return outcome
 
 
+_THERMAL_RE = re.compile(r'\\(?:beta|tau)(?![A-Za-z])')
+_COMMAND_RE = re.compile(r'\\[A-Za-z]+')
+"""Cheap gates on the text: the thermal and natural-unit readings cost a walk of both expressions."""
+
+
+def _may_write_constants(text: str) -> bool:
+    """Whether ``c`` or ``\\hbar`` may occur (a ``c`` outside command names: ``mc^2``, not ``\\frac``)."""
+    return '\\hbar' in text or 'c' in _COMMAND_RE.sub(' ', text)
+
+
 def _in_natural_units(ref_expr: sympy.Expr, ans_expr: sympy.Expr, has_units: bool, options: Options,
                       unit_reason: str, outcome: Outcome) -> Outcome:
     """``outcome``, or the comparison with ``c = \\hbar = 1`` where :mod:`.natural_units` allows it."""
@@ -194,7 +205,8 @@ def _by_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, an
     if _in_units_of_c(reference, ref_expr, answer, ans_expr) is not None:
         return None
     from .natural_units import in_natural_units
-    if in_natural_units(ref_expr, ans_expr, reference.unit is not None or answer.unit is not None, options.givens):
+    if _may_write_constants(reference.latex + ' ' + answer.latex) and \
+            in_natural_units(ref_expr, ans_expr, reference.unit is not None or answer.unit is not None, options.givens):
         return None  # 0.95 c for 0.955 "in units of c": natural units decide, below
     from .compare_givens import with_problem_values
     outcome = with_problem_values(reference, ref_expr, answer, ans_expr, options)

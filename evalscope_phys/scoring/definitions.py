@@ -11,7 +11,7 @@ rules that keep this from accepting a wrong answer:
 * the answer's own definitions apply to the answer only, to symbols the reference does not use, never
   to an answer that is the bare defined symbol, and never when the definition alone states the
   reference (``X = <reference>``, then ``X``: the answer restates, it does not answer);
-* numbers the question gives (``$r = 4$ Å``) are :class:`Givens` ``values``, used only where one side is
+* numbers the question gives (``$r = 4$ Å``) are :attr:`Givens.values`, used only where one side is
   a number and the other a formula (:mod:`.problem_values`), never the answer's own numbers.
 
 Pure text work on the question (trusted) and the located answer; names are SymPy symbol names.
@@ -19,7 +19,7 @@ Pure text work on the question (trusted) and the located answer; names are SymPy
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -47,21 +47,45 @@ _UNIT_AFTER_RE = re.compile(r'^\s*(\\?[A-Za-zÅ°Ω][A-Za-zÅ°Ω/\-\^0-9]*)')
 
 
 @dataclass(frozen=True)
-class Givens:
-    """What the problem (and the answer) define, as SymPy names and LaTeX values; hashable."""
+class Facts:
+    """What one text defines: (name, value LaTeX) definitions, (name, number, unit) values, names given twice."""
 
     definitions: Tuple[Tuple[str, str], ...] = ()
-    """(name, value LaTeX) the question defines symbolically (``rho`` -> ``Nq/V``)."""
     values: Tuple[Tuple[str, str, str], ...] = ()
-    """(name, number LaTeX, unit text) the question gives (``r`` -> ``4``, ``\\text{\\AA}``)."""
-    answer: Tuple[Tuple[str, str], ...] = ()
-    """(name, value LaTeX) the answer defines for its own notation (``mu`` -> ``GM``)."""
     conflicting: FrozenSet[str] = frozenset()
-    """Names defined (or given) twice with different values: never substituted."""
+
+
+@dataclass(frozen=True)
+class Givens:
+    """The question's and the answer's text, read for definitions only when a comparison asks (reading
+    every formula costs; most comparisons never need it). Hashable; names are SymPy symbol names."""
+
+    question_text: str = ''
+    answer_text: str = ''
+    """The located answer, when it may define symbols (two ``=`` or more), else ''."""
     question: bool = False
     """Whether a question was given at all."""
-    question_text: str = field(default='', repr=False)
-    """The question itself, for :meth:`mentions` (read only when asked: parsing every formula costs)."""
+
+    @property
+    def definitions(self) -> Tuple[Tuple[str, str], ...]:
+        """(name, value LaTeX) the question defines symbolically (``rho`` -> ``Nq/V``)."""
+        return _question_facts(self.question_text).definitions if self.question else ()
+
+    @property
+    def values(self) -> Tuple[Tuple[str, str, str], ...]:
+        """(name, number LaTeX, unit text) the question gives (``r`` -> ``4``, ``\\text{\\AA}``)."""
+        return _question_facts(self.question_text).values if self.question else ()
+
+    @property
+    def answer(self) -> Tuple[Tuple[str, str], ...]:
+        """(name, value LaTeX) the answer defines for its own notation (``mu`` -> ``GM``)."""
+        return answer_facts(self.answer_text).definitions if self.answer_text else ()
+
+    @property
+    def conflicting(self) -> FrozenSet[str]:
+        """Names defined (or given) twice with different values, in the question or the answer: never substituted."""
+        question = _question_facts(self.question_text).conflicting if self.question else frozenset()
+        return question | (answer_facts(self.answer_text).conflicting if self.answer_text else frozenset())
 
     def mentions(self, name: str) -> bool:
         """Whether the question writes the symbol ``name`` in a formula (a constant's letter it may use otherwise)."""
@@ -70,22 +94,15 @@ class Givens:
 
 def _symbol_name(latex: str) -> Optional[str]:
     """The SymPy name of a LaTeX text that is one symbol (``\\omega_{21}`` -> ``omega_21``), else None."""
-    from .latex import LatexError, to_sympy
     if len(latex) > 40:
         return None
-    try:
-        expr = to_sympy(latex)
-    except (LatexError, RecursionError):
-        return None
+    expr = _expression(latex)
     return expr.name if getattr(expr, 'is_Symbol', False) else None
 
 
 def _free_names(latex: str) -> Optional[FrozenSet[str]]:
-    from .latex import LatexError, to_sympy
-    try:
-        return frozenset(s.name for s in to_sympy(latex).free_symbols)
-    except (LatexError, RecursionError):
-        return None
+    expr = _expression(latex)
+    return None if expr is None else frozenset(s.name for s in expr.free_symbols)
 
 
 def _split_items(formula: str) -> List[str]:
@@ -137,10 +154,15 @@ def _compact(text: str) -> str:
     return re.sub(r'\s+|\\[,;:! ]', '', text)
 
 
-@lru_cache(maxsize=256)
 def read_question(question: str) -> Givens:
-    """The definitions and values a question states (see the module docstring); cached per worker."""
-    text = question[:MAX_QUESTION_CHARS]
+    """What a question gives (see the module docstring), read when first asked."""
+    return Givens(question_text=question[:MAX_QUESTION_CHARS], question=True)
+
+
+@lru_cache(maxsize=256)
+def _question_facts(question: str) -> Facts:
+    """The definitions and values a question states; cached per worker (every answer to it reuses them)."""
+    text = question
     symbolic: List[Tuple[str, str, str]] = []
     numbers: List[Tuple[str, str, str]] = []
     for m in _MATH_RE.finditer(text):
@@ -148,9 +170,10 @@ def read_question(question: str) -> Givens:
             _read_formula(text, m, symbolic, numbers)
         except Exception:  # (never seen) a formula our reader trips on: the question defines nothing there
             continue
-    return replace(_givens(symbolic, numbers), question_text=text)
+    return _facts(symbolic, numbers)
 
 
+_NUMBER_GIVEN_RE = re.compile(r'=\s*[-+]?\s*(?:\d|\.\d)')
 _RELATION_SIGNS = ('=', '\\equiv', ':=', '<', '>', '\\le', '\\ge', '\\leq', '\\geq', '\\approx', '\\sim', '\\to',
                    '\\rightarrow', '\\propto', '\\ll', '\\gg', '\\neq')
 
@@ -181,7 +204,10 @@ def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list) 
     before = text[max(0, m.start() - 60):m.start()]
     before = re.split(r'[.!?:]\s|\n\s*\n', before)[-1]
     items = _split_items(formula)
+    introduced = _introduces_definition(before)
     for index, item in enumerate(items):
+        if not (_NUMBER_GIVEN_RE.search(item) or _DEFINING_SIGN_RE.search(item) or (index == 0 and introduced)):
+            continue  # neither a number nor a definition: not worth reading
         read = _definition(item)
         if read is None:
             continue
@@ -202,7 +228,7 @@ def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list) 
         symbolic.append((name, latex, ''))
 
 
-def _givens(symbolic: list, numbers: list) -> Givens:
+def _facts(symbolic: list, numbers: list) -> Facts:
     conflicting: set = set()
     definitions: Dict[str, Tuple[str, str]] = {}
     values: Dict[str, Tuple[str, str]] = {}
@@ -215,8 +241,8 @@ def _givens(symbolic: list, numbers: list) -> Givens:
     for name in conflicting:
         definitions.pop(name, None)
         values.pop(name, None)
-    return Givens(tuple(sorted((n, v[0]) for n, v in definitions.items())),
-                  tuple(sorted((n, v[0], v[1]) for n, v in values.items())), (), frozenset(conflicting), True)
+    return Facts(tuple(sorted((n, v[0]) for n, v in definitions.items())),
+                 tuple(sorted((n, v[0], v[1]) for n, v in values.items())), frozenset(conflicting))
 
 
 def _introduces_definition(before: str) -> bool:
@@ -246,9 +272,16 @@ _ANSWER_LEAD_RE = re.compile(r'^\s*(?:\\text\s*\{\s*|\\mbox\s*\{\s*|\\textrm\s*\
 def answer_definitions(text: str) -> Tuple[Tuple[Tuple[str, str], ...], FrozenSet[str]]:
     """The definitions a located answer states for its own symbols (``\\mu = GM``), and the names it
     defines twice; values with a unit or without a symbol are measurements, not notation."""
+    facts = answer_facts(text)
+    return facts.definitions, facts.conflicting
+
+
+@lru_cache(maxsize=256)
+def answer_facts(text: str) -> Facts:
+    """:func:`answer_definitions` as :class:`Facts`, cached per worker (several reference parts ask)."""
     from .notation import clean, to_latex
     if not text or len(text) > 4000:
-        return (), frozenset()
+        return Facts()
     latex = clean(to_latex(text))
     latex = re.sub(r'\\(?:text|mbox|textrm)\s*\{\s*(?:where|with|and)\s*\}', ',', latex)
     found = []
@@ -265,19 +298,18 @@ def answer_definitions(text: str) -> Tuple[Tuple[Tuple[str, str], ...], FrozenSe
         free = _free_names(value)
         if not unit and free and name not in free:
             notation.append((name, value))
-    return tuple(sorted(notation)), frozenset(conflicting)
+    return Facts(tuple(sorted(notation)), (), frozenset(conflicting))
 
 
 def substituted(reference, answer, givens: Givens):
     """``(reference, answer, names)`` with the question's definitions substituted on both sides and the
     answer's on the answer (under the module's rules), or None when none applies. SymPy in and out."""
+    if reference.free_symbols == answer.free_symbols:
+        return None  # a definition helps only where one side writes a symbol the other does not
     question = _expressions(givens.definitions)
-    own = _expressions(givens.answer)
-    if not question and not own:
-        return None
     used: List[str] = []
     ref, ans = reference, answer
-    if ans.is_Symbol and (ans.name in question or ans.name in own):
+    if ans.is_Symbol and ans.name in question:
         return None  # "E" for "show that E = <reference>": the defined symbol is no answer
     for _ in range(MAX_SUBSTITUTION_ROUNDS):
         table = {s: e for s in (ref.free_symbols | ans.free_symbols) for n, e in question.items() if s.name == n}
@@ -285,6 +317,10 @@ def substituted(reference, answer, givens: Givens):
             break
         used.extend(sorted(s.name for s in table))
         ref, ans = ref.xreplace(table), ans.xreplace(table)
+    own = _expressions(givens.answer) if {s.name for s in ans.free_symbols} - {s.name for s in ref.free_symbols} \
+        else {}
+    if ans.is_Symbol and ans.name in own:
+        return None
     if own:
         ref_names = {s.name for s in ref.free_symbols}
         table = {}

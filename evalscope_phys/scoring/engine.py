@@ -21,13 +21,12 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
+from .definitions import MAX_QUESTION_CHARS
 from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
 """Longer responses are refused before any work: the model's failure (``answer_too_large``)."""
-MAX_QUESTION_CHARS = 20_000
-"""A longer question is read for definitions and values only this far."""
 MAX_REFERENCE_CHARS = 50_000
 """Longer references are refused (unscored, ``input_too_large``): no real reference comes close."""
 CACHE_MAX_BYTES = 64 * 1024 * 1024
@@ -103,14 +102,11 @@ def _score_job(job: dict) -> dict:
 
 def _givens(question: Optional[str], answer: str):
     """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
-    from dataclasses import replace
-
-    from .definitions import Givens, answer_definitions, read_question
-    givens = read_question(question) if question is not None else Givens()
-    if answer and (answer.count('=') >= 2 or '\\equiv' in answer):
-        own, twice = answer_definitions(answer)
-        givens = replace(givens, answer=own, conflicting=givens.conflicting | twice)
-    return givens if givens.question or givens.answer or givens.conflicting else None
+    from .definitions import Givens
+    defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
+    if question is None and not defining:
+        return None
+    return Givens(question_text=question or '', answer_text=defining, question=question is not None)
 
 
 REFERENCE_CACHE_SIZE = 1024

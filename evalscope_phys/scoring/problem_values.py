@@ -17,6 +17,7 @@ functions of dimensionless arguments); nothing is ever evaluated as code.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Dict, FrozenSet, Optional, Tuple
 
 import sympy
@@ -43,8 +44,10 @@ class _NoValue(Exception):
         self.why = why
 
 
+@lru_cache(maxsize=256)
 def quantities(givens: Givens) -> Tuple[Dict[str, object], FrozenSet]:
-    """Name -> pint quantity for the question's values and the usable constants; names given twice."""
+    """Name -> pint quantity for the question's values and the usable constants; names given twice.
+    Cached per worker: do not mutate the mapping."""
     from .latex import LatexError, to_sympy
     from .units import parse_unit, registry
     ureg = registry()
