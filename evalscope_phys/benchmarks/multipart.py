@@ -63,12 +63,16 @@ def _split_job(response: str, count: int) -> dict:
 
 
 def score_parts(references: Sequence[str], response: str, *, tolerance: Optional[float] = None,
-                eed: bool = False, timeout: float = SPLIT_TIMEOUT) -> PartVerdicts:
-    """One engine verdict per reference part (see the module docstring). Never raises."""
+                eed: bool = False, timeout: float = SPLIT_TIMEOUT, question: Optional[str] = None) -> PartVerdicts:
+    """One engine verdict per reference part (see the module docstring). Never raises.
+
+    ``question`` is the problem's text, passed to :func:`score_answer` (its definitions and values).
+    """
     references = [str(r) for r in references]
     response = response if isinstance(response, str) else ''
     if len(references) == 1:
-        return PartVerdicts((score_answer(references[0], response, tolerance=tolerance, eed=eed, timeout=timeout),),
+        return PartVerdicts((score_answer(references[0], response, tolerance=tolerance, eed=eed, timeout=timeout,
+                                          question=question),),
                             'single')
     split = pool.run_limited(_split_job, response, len(references), timeout=timeout)
     if not split.ok:
@@ -78,17 +82,18 @@ def score_parts(references: Sequence[str], response: str, *, tolerance: Optional
         return PartVerdicts((failed,) * len(references), 'whole')
     labelled, items = split.value['labelled'], split.value['items']
     if labelled:
-        return _pairwise(references, labelled, 'labelled', tolerance, eed, timeout)
-    whole = score_answer(references, response, multiple='ordered', tolerance=tolerance, eed=eed, timeout=timeout)
+        return _pairwise(references, labelled, 'labelled', tolerance, eed, timeout, question)
+    whole = score_answer(references, response, multiple='ordered', tolerance=tolerance, eed=eed, timeout=timeout,
+                         question=question)
     if whole.parts and len(whole.parts) == len(references):
         return PartVerdicts(tuple(whole.parts), 'ordered')
     if not whole.scored and len(items) == len(references):
-        return _pairwise(references, items, 'items', tolerance, eed, timeout)
+        return _pairwise(references, items, 'items', tolerance, eed, timeout, question)
     return PartVerdicts((whole,) * len(references), 'whole')
 
 
 def _pairwise(references: Sequence[str], pieces: Sequence[str], matched_by: str, tolerance: Optional[float],
-              eed: bool, timeout: float) -> PartVerdicts:
-    verdicts = tuple(score_answer(ref, piece, tolerance=tolerance, eed=eed, timeout=timeout)
+              eed: bool, timeout: float, question: Optional[str] = None) -> PartVerdicts:
+    verdicts = tuple(score_answer(ref, piece, tolerance=tolerance, eed=eed, timeout=timeout, question=question)
                      for ref, piece in zip(references, pieces))
     return PartVerdicts(verdicts, matched_by, tuple(pieces))

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
+from .definitions import MAX_QUESTION_CHARS
 from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
@@ -83,7 +84,8 @@ def _score_job(job: dict) -> dict:
         reference = parts[0] if len(parts) == 1 and not job['several'] else Collection('list', tuple(parts))
     single_type = types[0] if len(set(types)) == 1 and types else None
     extracted = extract_answer(job['response'], single_type)
-    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
+    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
+                      givens=_givens(job.get('question'), extracted.text))
     shown = describe(extracted.answer) or extracted.text
     if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
@@ -96,6 +98,15 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+def _givens(question: Optional[str], answer: str):
+    """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
+    from .definitions import Givens
+    defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
+    if question is None and not defining:
+        return None
+    return Givens(question_text=question or '', answer_text=defining, question=question is not None)
 
 
 REFERENCE_CACHE_SIZE = 1024
@@ -240,7 +251,8 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  tolerance: Union[None, float, Sequence[Optional[float]]] = None,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
-                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None) -> Verdict:
+                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None,
+                 question: Optional[str] = None) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
@@ -254,7 +266,10 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``timeout`` is the answer's own budget, counted from the moment a worker takes it, and ``wait``
     bounds the whole call (queue included): an answer queued behind slow ones keeps its budget.
     A caller waiting for another thread scoring the same text waits at most its own budget from
-    when that work started. Safe from many threads.
+    when that work started. ``question`` is the problem's text: the symbols it defines (``\\rho \\equiv
+    Nq/V``) are substituted on both sides, and the values it gives (``r = 4`` Å) evaluate a formula
+    against a number (:mod:`.definitions`, :mod:`.problem_values`); without it only the answer's own
+    definitions are. Safe from many threads.
     """
     started = time.perf_counter()
     if timeout is not None:
@@ -270,6 +285,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     if problem:
         return _unscored('error', started, problem)
     tolerances, units, types = labels
+    question_text = _text(question) if question is not None else None
+    if question is not None and question_text is None:
+        return _unscored('error', started, f'question must be text, not {type(question).__name__}')
     text = _text(response) if response is not None else ''
     if text is None:
         text = str(response)
@@ -281,6 +299,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         'several': multiple is not None or len(references) > 1,
         'tolerance': tolerances[0] if len(tolerances) == 1 else None,
         'ordered': multiple == 'ordered', 'eed': bool(eed),
+        'question': question_text[:MAX_QUESTION_CHARS] if question_text is not None else None,
     }
     if len(tolerances) == 1:
         job['tolerances'] = ()
