@@ -13,19 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
+from evalscope_phys.scoring.answer_types import type_code
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
-
-TYPE_NAMES = {
-    'NV': 'numeric', 'EX': 'expression', 'EQ': 'equation', 'IN': 'interval',
-    'TF': 'true_false', 'MC': 'multiple_choice',
-}
-TYPE_ALIASES = {
-    'numerical': 'NV', 'numeric': 'NV', 'number': 'NV', 'expression': 'EX', 'tuple': 'EX',
-    'equation': 'EQ', 'interval': 'IN', 'true/false': 'TF', 'truefalse': 'TF', 'boolean': 'TF',
-    'multiplechoice': 'MC', 'choice': 'MC',
-}
 
 
 @dataclass(frozen=True)
@@ -35,7 +26,7 @@ class AnswerPart:
     reference: str
     """LaTeX of the reference part."""
     answer_type: str = 'EX'
-    """One of :data:`TYPE_NAMES`."""
+    """One of :data:`evalscope_phys.scoring.answer_types.ANSWER_TYPES`."""
     unit: str = ''
     """The reference unit when the dataset keeps it apart ('' when none)."""
     tolerance: Optional[float] = None
@@ -53,17 +44,10 @@ def parse_answer_types(raw: object) -> Tuple[str, ...]:
         cleaned = line.strip().strip('\\').strip()
         if not cleaned:
             continue
-        codes = [_type_code(item) for item in cleaned.split(',')]
+        codes = [type_code(item) for item in cleaned.split(',')]
         if codes and all(codes):
             return tuple(codes)  # type: ignore[arg-type]
     raise ValueError(f'unknown answer type {text[:60]!r}')
-
-
-def _type_code(item: str) -> Optional[str]:
-    word = item.strip().strip('.').strip()
-    if word.upper() in TYPE_NAMES:
-        return word.upper()
-    return TYPE_ALIASES.get(re.sub(r'[\s_-]+', '', word.lower()))
 
 
 def split_labels(text: object, count: int) -> List[str]:

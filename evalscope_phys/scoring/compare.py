@@ -258,7 +258,7 @@ def _uses(answer: Answer, name: str) -> bool:
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     ordered = options.ordered and not (isinstance(reference, Collection) and reference.kind == 'set')
-    given = answer_items(answer, len(items))
+    given = offered_answers(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
     if len(items) < len(given) and len(items) * len(given) <= MAX_EXTRA_PAIRS:
@@ -295,7 +295,7 @@ def _answers_among(references: Tuple[Answer, ...], given: Tuple[Answer, ...], op
     return tuple(given[j] for j in columns)
 
 
-def answer_items(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
+def offered_answers(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
     """The answers a list offers; words beside the formulas are commentary when dropping them leaves
     exactly as many answers as the reference wants."""
     if isinstance(answer, Collection) and answer.kind in ('list', 'boxes', 'set', 'tuple'):
@@ -337,7 +337,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
 
 def _alternatives(reference: Alternatives, answer: Answer, options: Options) -> Outcome:
     """``\\pm`` branches or ``or`` values: the answer must give the same set of values."""
-    given = answer_items(answer, len(reference.options))
+    given = offered_answers(answer, len(reference.options))
     if len(given) == 1:
         return rejected('count_mismatch', f'one value for {len(reference.options)} alternatives')
     return match_items(reference.options, given, options, ordered=False)

@@ -18,6 +18,7 @@ from .answer import Unit, Value
 from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
 from .normalize import is_opaque_name, is_vector_name
+from .notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .rounding import agreement, stated_number
 
@@ -55,15 +56,6 @@ def read_expression(latex: str, reference: bool = False) -> sympy.Expr:
 def read_expression_safely(latex: str) -> Tuple[Optional[sympy.Expr], str]:
     expr, error = read_cached(latex)
     return expr, '' if error is None else str(error)
-
-
-_FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
-
-
-def compact(text: str) -> str:
-    """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
-    fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
-    return _FRACTION_SPELLINGS_RE.sub(r'\\frac', re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text))
 
 
 def written(value: Value) -> str:

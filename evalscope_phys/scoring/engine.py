@@ -34,7 +34,6 @@ CACHE_MAX_BYTES = 64 * 1024 * 1024
 MAX_TIMEOUT = 600.0
 """The longest a caller may let one answer be scored (seconds); larger timeouts, ``float('inf')`` included, are capped here."""
 MULTIPLE = (None, 'ordered', 'unordered')
-ANSWER_TYPES = ('NV', 'EX', 'EQ', 'IN', 'TF', 'MC')
 
 Texts = Union[str, Sequence[str]]
 
@@ -68,6 +67,7 @@ def _score_job(job: dict) -> dict:
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
     from .extract import extract_answer
+    from .notation import same_text as _same_text
 
     types = job['types']
     references = []
@@ -127,16 +127,6 @@ def _reference(text: str, answer_type: Optional[str]):
 def _reference_cached(text: str, answer_type: Optional[str]):
     from .extract import read_reference
     return read_reference(text, answer_type)
-
-
-def _same_text(reference: str, located: str) -> bool:
-    import re
-
-    from .notation import clean, to_latex
-
-    def compact(text: str) -> str:
-        return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', clean(to_latex(text)))
-    return compact(reference) == compact(located)
 
 
 def _with_labels(answer, units: Tuple[str, ...], tolerances: Tuple[Optional[float], ...], index: int):
@@ -226,6 +216,8 @@ def _unscored(reason: str, started: float, detail: str = '', extracted: Optional
 
 def _check_options(tolerance: Any, unit: Any, multiple: Any, answer_type: Any) -> Tuple[str, tuple]:
     """('', normalised options) or (what is wrong, ())."""
+    from .answer_types import ANSWER_TYPES
+
     if multiple not in MULTIPLE:
         return f"multiple must be 'ordered', 'unordered' or None, not {multiple!r}", ()
     tolerances = []
