@@ -170,13 +170,14 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:
         scoring_pool.configure_pool(args.workers)
-    scoring_pool.start_pool()  # boot the workers while the input is read
+    scoring_pool.start_pool(workers=1)  # one worker boots while the input is read
     lines, blank = read_input(args.pairs)
     done = done_lines(args.out, lines)
-    problem = scoring_pool.start_pool(wait=True)  # the boot is not any answer's time
+    todo = lines[done:]
+    workers = max(1, min(workers, len(todo)))  # a few pairs do not wait for (or compete with) a full pool
+    problem = scoring_pool.start_pool(wait=True, workers=workers)  # the boot is not any answer's time
     if problem:
         print(f'scoring workers did not start: {problem}', file=sys.stderr)
-    todo = lines[done:]
     bar = _progress(len(lines), done, args.quiet)
     counts = {'strict': 0, 'scored': 0, 'unreadable': 0, 'judge': 0}
     with JsonlAppender(args.out) as out, ThreadPoolExecutor(max_workers=workers) as pool:

@@ -374,3 +374,32 @@ def test_with_wait_a_queued_call_keeps_its_whole_budget(tmp_path):
         assert results['b'].ok and results['b'].value == 32, results['b']
     finally:
         pool.shutdown()
+
+
+def test_a_small_job_starts_one_worker_and_a_later_start_the_rest():
+    # the scoring CLI with a few pairs: one worker boots (the others would only compete with it)
+    pool = WorkerPool(2)
+    try:
+        assert not pool.boot_started.is_set()
+        pool.start(1)
+        assert pool.boot_started.is_set()
+        assert pool.run(pow, (2, 5), 60.0).value == 32
+        assert len(pool._all) == 1  # the call did not start the rest of the pool
+        pool.start()
+        assert len(pool._all) == 2
+        assert pool.run(pow, (3, 2), 60.0).value == 9
+    finally:
+        pool.shutdown()
+
+
+def test_a_failed_boot_is_tried_again_by_the_next_call():
+    pool = WorkerPool(1)
+    try:
+        pool.start(1)
+        assert pool._wait_for_boot() is None
+        for worker in list(pool._all):  # every worker gone, as after a failed boot
+            pool._discard(worker, replace=False)
+        pool._boot_error, pool._booted = 'scoring worker failed to start: test', False
+        assert pool.run(pow, (2, 3), 60.0).value == 8
+    finally:
+        pool.shutdown()
