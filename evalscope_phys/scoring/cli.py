@@ -179,19 +179,23 @@ def _progress(total: int, initial: int, quiet: bool):
     return tqdm(total=total, initial=initial, unit='pair', file=sys.stderr, dynamic_ncols=True)
 
 
+CACHE_BYTES = 2 * 1024 * 1024
+"""The CLI's verdict cache: repeats close together in IN (pass@k samples) are scored once, and a
+file of distinct pairs does not grow the process (the engine's default bound is 64 MiB)."""
 IN_FLIGHT_PER_WORKER = 4
 """Pairs handed to the scoring threads ahead of the one being written, per worker: keeps workers busy
 while memory stays bounded (a result waits only for the pairs before it, never for the whole file)."""
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import engine  # noqa: F401  registers the engine for the forkserver's preload before the boot
+    from . import engine  # registers the engine for the forkserver's preload before the boot
     from . import pool as scoring_pool
 
     workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:
         scoring_pool.configure_pool(args.workers)
     scoring_pool.start_pool(workers=1)  # one worker boots while the input is read
+    engine.set_cache_limit(CACHE_BYTES)
     source = InputFile(args.pairs)
     total = source.count()
     lines = iter(source)
