@@ -105,7 +105,7 @@ def read_lines(path: PathLike) -> Tuple[List[bytes], bytes]:
     return lines, tail
 
 
-def iter_lines(path: PathLike, block: int = 1 << 20) -> Iterator[bytes]:
+def iter_lines(path: PathLike, block: int = 1 << 16) -> Iterator[bytes]:
     """Every line of a file without its newline, the last one even without a newline; O(one line) memory.
 
     Why: a file of 50k pairs must not be held whole (:func:`read_lines` does); split on ``\n`` only.
