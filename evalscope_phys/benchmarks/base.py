@@ -106,7 +106,7 @@ def _start_scoring_workers() -> None:
     the model has replied, by when the workers are ready and no answer waits for them.
     """
     from evalscope_phys.scoring import engine  # noqa: F401  registers the engine for the workers' preload
-    from evalscope_phys.scoring.pool import start_pool
+    from evalscope_phys.scoring.run.pool import start_pool
 
     start_pool()
 

@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterator, Optional
 
 from evalscope_phys.jsonl import JsonlAppender, iter_lines, repair_torn_tail
 
-from .limits import ANSWER_DEADLINE
+from .run.limits import ANSWER_DEADLINE
 from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, needs_judge
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
@@ -189,7 +189,7 @@ while memory stays bounded (a result waits only for the pairs before it, never f
 
 def run(args: argparse.Namespace) -> int:
     from . import engine  # registers the engine for the forkserver's preload before the boot
-    from . import pool as scoring_pool
+    from .run import pool as scoring_pool
 
     workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:

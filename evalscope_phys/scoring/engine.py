@@ -20,8 +20,8 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
-from . import pool
-from .limits import ANSWER_DEADLINE
+from .run import pool
+from .run.limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
@@ -168,7 +168,8 @@ def _map_values(answer, fn):
 
 def warm_up() -> None:
     """Runs in each scoring worker before it reports ready, so no answer's deadline pays for it."""
-    from . import compare, eed, numeric  # noqa: F401  (imports are the point)
+    from . import compare, numeric  # noqa: F401  (imports are the point)
+    from .eed import eed  # noqa: F401
     from .units import registry
     registry()
     _score_job({'references': ('x',), 'response': 'x', 'types': (), 'units': (), 'tolerances': (),

@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import BenchmarkSetup
-from evalscope_phys.scoring import pool
+from evalscope_phys.scoring.run import pool
 
 NAMES = ['phybench', 'olympiadbench_physics', 'physics_yale', 'ugphysics', 'cmphysbench', 'physreason']
 

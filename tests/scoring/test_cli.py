@@ -134,7 +134,8 @@ def test_one_pair_boots_one_worker_not_the_whole_pool(tmp_path):
     # a small job does not wait for (or compete with) a full pool: only one worker is started
     import argparse
 
-    from evalscope_phys.scoring import cli, pool
+    from evalscope_phys.scoring import cli
+    from evalscope_phys.scoring.run import pool
     pool.configure_pool(2)
     pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
     pairs.write_text(json.dumps({'gt': r'\frac{1}{2} m v^2', 'gen': r'\boxed{\frac{m v^2}{2}}'}) + '\n')

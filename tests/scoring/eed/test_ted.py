@@ -1,6 +1,6 @@
 """The fast tree edit distance equals the pre-numpy implementation (the oracle) bit for bit.
 
-Both of :mod:`evalscope_phys.scoring.ted`'s engines (cell by cell and the numpy anti-diagonal one)
+Both of :mod:`evalscope_phys.scoring.eed.ted`'s engines (cell by cell and the numpy anti-diagonal one)
 must return the very same float as ``eed_oracle.oracle_distance`` on random trees and on every tree
 pair the engine builds from the dev pairs and the golden cases.
 """
@@ -13,13 +13,13 @@ from typing import List, Tuple
 
 import pytest
 
-from evalscope_phys.scoring import eed, ted
-from evalscope_phys.scoring.eed import cluster_cost, tree_edit_distance
+from evalscope_phys.scoring.eed import eed, ted
+from evalscope_phys.scoring.eed.eed import cluster_cost, tree_edit_distance
 from evalscope_phys.scoring.engine import clear_cache, score_answer
-from evalscope_phys.scoring.tree import OPERATOR, SYMBOL, ExprNode
-from tests.scoring.eed_oracle import oracle_distance
+from evalscope_phys.scoring.eed.tree import OPERATOR, SYMBOL, ExprNode
+from tests.scoring.eed.eed_oracle import oracle_distance
 
-GOLDEN = json.loads((Path(__file__).parent / 'golden_cases.json').read_text(encoding='utf-8'))
+GOLDEN = json.loads((Path(__file__).parents[1] / 'golden_cases.json').read_text(encoding='utf-8'))
 
 
 def _random_tree(rng: random.Random, depth: int, width: int) -> ExprNode:

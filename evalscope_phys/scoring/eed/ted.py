@@ -25,7 +25,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from evalscope_phys.scoring.tree import ExprNode
+from evalscope_phys.scoring.eed.tree import ExprNode
 
 NUMPY_MIN_CELLS = 6_000
 """Below this many DP cells the cell-by-cell loop is faster than numpy's per-diagonal overhead."""
