@@ -93,3 +93,13 @@ def test_engine_distances_equal_the_oracle_on_every_dev_pair(monkeypatch, shared
     assert max(a.size() * b.size() for a, b, _ in seen) > 10_000  # the numpy engine is exercised
     for a, b, distance in seen:
         assert distance == oracle_distance(a, b), (a.render(), b.render())
+
+
+def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
+    # 3-node answers, each seen once: the node bound alone would keep ~65k of them
+    monkeypatch.setattr(ted, 'INDEX_CACHE_ENTRIES', 50)
+    rng = random.Random(7)
+    for _ in range(200):
+        a, b = _random_tree(rng, 2, 2), _random_tree(rng, 2, 2)
+        assert tree_edit_distance(a, b) == oracle_distance(a, b)
+    assert len(ted._index_cache) <= 50
