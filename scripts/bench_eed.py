@@ -21,10 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
-from evalscope_phys.scoring.eed import eed_score
-from evalscope_phys.scoring.limits import ANSWER_DEADLINE, check_expr_limits, check_text_limits
-from evalscope_phys.scoring.pool import get_pool, run_limited
-from evalscope_phys.scoring.tree import expression_tree
+from evalscope_phys.scoring.eed.eed import eed_score
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE, check_expr_limits, check_text_limits
+from evalscope_phys.scoring.run.pool import get_pool, run_limited
+from evalscope_phys.scoring.eed.tree import expression_tree
 
 DEFAULT_PAIRS = Path(__file__).resolve().parents[1] / '..' / 'shared' / 'data' / 'eed' / 'eed_dev_pairs.jsonl'
 

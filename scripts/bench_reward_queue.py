@@ -25,8 +25,8 @@ from typing import List, Optional, Tuple
 from evalscope_phys.reward import batch_scores
 from evalscope_phys.reward.score import reward_from_verdict
 from evalscope_phys.scoring.engine import clear_cache, score_answer
-from evalscope_phys.scoring.limits import ANSWER_DEADLINE
-from evalscope_phys.scoring.pool import start_pool
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
+from evalscope_phys.scoring.run.pool import start_pool
 
 THREADS = 8
 

@@ -87,7 +87,7 @@ def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dic
     """Score the dev pairs; return the figures (also printed)."""
     from evalscope_phys.scoring import score_answer
     from evalscope_phys.scoring.engine import warm_up
-    from evalscope_phys.scoring.limits import ANSWER_DEADLINE
+    from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
     rows = [json.loads(line) for line in open(path, encoding='utf-8') if line.strip()]
     if limit:
         rows = rows[:limit]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 from evalscope_phys.scoring import Verdict, score_answer
-from evalscope_phys.scoring import pool
+from evalscope_phys.scoring.run import pool
 
 MATCHED_BY = ('single', 'labelled', 'ordered', 'items', 'whole')
 SPLIT_TIMEOUT = 5.0

@@ -30,10 +30,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import pool
+from .run import pool
 from .answer_types import type_code
 from .engine import MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
-from .limits import ANSWER_DEADLINE
+from .run.limits import ANSWER_DEADLINE
 from .verdict import UNSCORED_REASONS
 
 SEED_TYPES = ('Expression', 'Equation', 'Tuple', 'Interval', 'Numeric')
@@ -205,7 +205,7 @@ def _tuple(reference, answer) -> Tuple[float, str, str]:
 def _interval(reference, answer) -> Tuple[float, str, str]:
     from .answer import Collection, Definition, Interval
     from .compare import Options, compare
-    from .eed import eed_from_distance
+    from .eed.eed import eed_from_distance
 
     outcome = compare(reference, answer, Options(eed=False))
     if outcome.strict:
@@ -233,8 +233,8 @@ def _end_point(reference, answer) -> Tuple[float, int]:
     """(edit distance, reference tree size) of one interval end point; 0 distance when equal."""
     from .answer import Value
     from .compare import Options, ReferenceUnreadable, compare, read_expression_safely
-    from .eed import eed_score
-    from .tree import expression_tree
+    from .eed.eed import eed_score
+    from .eed.tree import expression_tree
 
     if not isinstance(reference, Value):
         raise ReferenceUnreadable('an interval end point that is not a value')

@@ -457,8 +457,8 @@ def _eed_form(expr: sympy.Expr) -> sympy.Expr:
 def eed_distance(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[float]:
     if not options.eed:
         return None
-    from .eed import eed_score
-    from .tree import expression_tree
+    from .eed.eed import eed_score
+    from .eed.tree import expression_tree
     ref, ans = _eed_form(reference), _eed_form(answer)
     if expression_tree(ref).size() > EED_MAX_NODES or expression_tree(ans).size() > EED_MAX_NODES:
         return 0.0

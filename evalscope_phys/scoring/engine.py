@@ -20,9 +20,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
-from . import pool
+from .run import pool
 from .definitions import MAX_QUESTION_CHARS
-from .limits import ANSWER_DEADLINE
+from .run.limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
@@ -169,7 +169,8 @@ def _map_values(answer, fn):
 
 def warm_up() -> None:
     """Runs in each scoring worker before it reports ready, so no answer's deadline pays for it."""
-    from . import compare, eed, numeric  # noqa: F401  (imports are the point)
+    from . import compare, numeric  # noqa: F401  (imports are the point)
+    from .eed import eed  # noqa: F401
     from .units import registry
     registry()
     _score_job({'references': ('x',), 'response': 'x', 'types': (), 'units': (), 'tolerances': (),
@@ -416,6 +417,28 @@ def _verdict_bytes(verdict: Verdict) -> int:
             + sum(_verdict_bytes(part) for part in verdict.parts))
 
 
+_cache_limit = CACHE_MAX_BYTES
+
+
+def set_cache_limit(max_bytes: int) -> None:
+    """Bound the verdict cache at ``max_bytes`` (estimated), evicting the oldest entries now.
+
+    Why: a batch of distinct pairs gains nothing from 64 MiB of verdicts it will not see again; the
+    scoring CLI keeps a small window (repeats close together still hit) so its memory stays flat.
+    """
+    global _cache_limit
+    with _cache_lock:
+        _cache_limit = max(0, int(max_bytes))
+        _evict()
+
+
+def _evict() -> None:
+    """Drop the oldest verdicts until the cache fits its bound (call with ``_cache_lock`` held)."""
+    global _cache_bytes
+    while _cache_bytes > _cache_limit and _cache:
+        _cache_bytes -= _cache.popitem(last=False)[1][1]
+
+
 def _cache_put(key: bytes, verdict: Verdict) -> None:
     global _cache_bytes
     size = _verdict_bytes(verdict)
@@ -424,12 +447,11 @@ def _cache_put(key: bytes, verdict: Verdict) -> None:
             return
         _cache[key] = (verdict, size)
         _cache_bytes += size
-        while _cache_bytes > CACHE_MAX_BYTES and _cache:
-            _cache_bytes -= _cache.popitem(last=False)[1][1]
+        _evict()
 
 
 def cache_bytes() -> int:
-    """The verdict cache's estimated size in bytes (bounded by ``CACHE_MAX_BYTES``)."""
+    """The verdict cache's estimated size in bytes (bounded by ``CACHE_MAX_BYTES`` or :func:`set_cache_limit`)."""
     with _cache_lock:
         return _cache_bytes
 

@@ -128,3 +128,20 @@ def test_each_line_says_whether_a_judge_would_see_it_under_the_scope(tmp_path):
         assert lines[2]['judge_reason'] in ('undecided', 'text_answer')
     assert routed == {'undecided': [False, False, True], 'rejected': [False, True, True], 'all': [True, True, True]}
     assert run_cli('--pairs', str(pairs), '--out', str(tmp_path / 'x.jsonl'), '--judge-scope', 'most').returncode == 2
+
+
+def test_one_pair_boots_one_worker_not_the_whole_pool(tmp_path):
+    # a small job does not wait for (or compete with) a full pool: only one worker is started
+    import argparse
+
+    from evalscope_phys.scoring import cli
+    from evalscope_phys.scoring.run import pool
+    pool.configure_pool(2)
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    pairs.write_text(json.dumps({'gt': r'\frac{1}{2} m v^2', 'gen': r'\boxed{\frac{m v^2}{2}}'}) + '\n')
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    assert cli.run(parser.parse_args(['--pairs', str(pairs), '--out', str(out), '--quiet'])) == 0
+    assert json.loads(out.read_text())['strict'] is True
+    assert len(pool.get_pool()._all) == 1
+    pool.shutdown_pool()

@@ -4,7 +4,7 @@ Some inputs are cheap to write and ruinous to evaluate (``2^{99999999}``, ``10^{
 10k-character sums). ``check_text_limits`` runs on the LaTeX before parsing and
 ``check_expr_limits`` on the parsed expression before ``simplify``; both return a short reason or
 None, so an answer is reported as unscored with that reason instead of burning the deadline. The
-deadline is :data:`ANSWER_DEADLINE` (enforced by :mod:`evalscope_phys.scoring.pool`, which kills the worker).
+deadline is :data:`ANSWER_DEADLINE` (enforced by :mod:`evalscope_phys.scoring.run.pool`, which kills the worker).
 """
 from __future__ import annotations
 
