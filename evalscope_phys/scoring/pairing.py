@@ -12,7 +12,8 @@ the scoring worker, after the answer is located and read, before each pair is co
    with the part of its label: swapped labels are wrong, never re-paired by value.
 3. **By content** (``matched_by='content'``). Otherwise every (part, item) pair is compared and the
    items are assigned one to one, maximising (strictly equal, leniently equal, same left-hand-side
-   name, paired at all) in that order of weight. For ordered parts the assignment keeps the written
+   name, paired at all) in that order of weight. For ordered parts with as many answers as parts, the
+   places pair them; with more or fewer, the assignment keeps the written
    order (:func:`ordered_assignment`, exact dynamic programming): an unlabelled, unnamed value is
    identified only by its place, so ``2, 1`` does not answer ``1, 2``; a merged line, an extra basis
    line or a table only shifts the places. Items naming a part's quantity on the left pair with it
@@ -26,6 +27,7 @@ the scoring worker, after the answer is located and read, before each pair is co
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -77,7 +79,41 @@ def response_pieces(response: str, expected: Optional[str]) -> Tuple[List[Piece]
         whole = {str(order): extract_answer(text, expected).answer for order, text in groups}
         pieces = [Piece(item, str(order)) for order, _ in groups for item in flatten(whole[str(order)])]
         return pieces, whole
+    tabled = _table_pieces(response, expected)
+    if tabled is not None:
+        return tabled, {}
     return [Piece(item) for item in flatten(extract_answer(response, expected).answer)], {}
+
+
+_TABLE_RE = re.compile(r'\\begin\{(array|tabular)\}\s*(?:\{[^{}]*\})?(.*?)\\end\{\1\}', re.S)
+
+
+def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece]]:
+    """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
+    row. A header row (no digit in any cell) names the columns and a leading number labels its row
+    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
+    from .locate import locate
+    from .notation import to_latex
+    from .reading import read_answer
+    from .trailing_units import is_numeric
+    texts, _ = locate(to_latex(response)) if isinstance(response, str) else ([], '')
+    if not any(_TABLE_RE.search(t) for t in texts):
+        return None
+    pieces: List[Piece] = []
+    for text in texts:
+        position = 0
+        for m in _TABLE_RE.finditer(text):
+            pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
+            for row in re.split(r'\\\\', m.group(2)):
+                cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+                if not any(re.search(r'\d', c) for c in cells):
+                    continue
+                if len(cells) > 1 and is_numeric(cells[0]):
+                    cells = cells[1:]
+                pieces.extend(Piece(i) for c in cells if c for i in flatten(read_answer(c, expected)))
+            position = m.end()
+        pieces.extend(Piece(i) for i in flatten(read_answer(text[position:], expected)))
+    return pieces
 
 
 def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str, Answer], options: Options,
@@ -94,8 +130,7 @@ def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str
             why.append(unreadable)
         return Pairing(tuple(outcomes), 'label', tuple(why))
     table, unreadable = _table(references, pieces, refs_labels, options)
-    readable = [i for i in range(n) if not unreadable[i]]
-    chosen = _assign(table, readable, len(pieces), ordered)
+    chosen = _assign(table, list(range(n)), pieces, ordered)
     segments = _segments(chosen, references, pieces)
     outcomes: List[Optional[Outcome]] = []
     for i, reference in enumerate(references):
@@ -156,10 +191,15 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 continue  # a labelled piece answers only the part of its label
             if band is not None and abs(j - i * m / n) > band:
                 continue
+            if unreadable[i]:
+                table[(i, j)] = (WEIGHT_PAIRED, False)  # an unreadable part still keeps its place
+                continue
             outcome, why = _compare(compare, reference, piece.answer, quiet)
             if outcome is None:
                 unreadable[i] = why
-                break
+                table.update({(i, k): (WEIGHT_PAIRED, False) for k in range(j) if (i, k) in table})
+                table[(i, j)] = (WEIGHT_PAIRED, False)
+                continue
             item_name = name_of(piece.answer)
             named = bool(ref_name and item_name)
             same_name = named and (outcome.strict or same_quantity_name(ref_name, item_name))
@@ -170,9 +210,11 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
     return table, unreadable
 
 
-def _assign(table: Table, rows: Sequence[int], cols: int, ordered: bool) -> Dict[int, int]:
+def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered: bool) -> Dict[int, int]:
     """Part -> item: for ordered parts, names first (a part named by one item only, which names that
-    part only, pairs across the order); then the order-keeping or the optimal assignment."""
+    part only, pairs across the order); then, as many answers as parts in order, else the
+    order-keeping assignment; for unordered parts the optimal one."""
+    cols = len(pieces)
     chosen: Dict[int, int] = {}
     if ordered:
         by_row: Dict[int, List[int]] = {}
@@ -189,7 +231,10 @@ def _assign(table: Table, rows: Sequence[int], cols: int, ordered: bool) -> Dict
     rest_cols = [j for j in range(cols) if j not in used]
     sub = {(a, b): table[(i, j)][0] for a, i in enumerate(rest_rows) for b, j in enumerate(rest_cols)
            if (i, j) in table}
-    if ordered:
+    formulas = [b for b, j in enumerate(rest_cols) if not isinstance(pieces[j].answer, Text)]
+    if ordered and len(formulas) == len(rest_rows):
+        pairs = [(a, b) for a, b in enumerate(formulas) if (a, b) in sub]  # as many answers as parts: in order
+    elif ordered:
         pairs = ordered_assignment(sub, len(rest_rows), len(rest_cols))
     else:
         pairs = [p for p in best_assignment(sub, len(rest_rows), len(rest_cols), lambda w: w) if p in sub]
