@@ -129,7 +129,10 @@ def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str
             outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(groups[label])))
             why.append(unreadable)
         return Pairing(tuple(outcomes), 'label', tuple(why))
-    table, unreadable = _table(references, pieces, refs_labels, options)
+    formulas = sum(not isinstance(p.answer, Text) for p in pieces)
+    # as many answers as ordered parts: names and places pair them, no comparison is needed to pair
+    by_place = ordered and refs_labels is None and formulas == n
+    table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
     chosen = _assign(table, list(range(n)), pieces, ordered)
     segments = _segments(chosen, references, pieces)
     outcomes: List[Optional[Outcome]] = []
@@ -143,7 +146,8 @@ def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str
             continue
         answer = pieces[items[0]].answer if len(items) == 1 else \
             Collection('list', tuple(pieces[j].answer for j in items))
-        outcome, why = _compare(compare, reference, answer, options)
+        known = seen.get((i, items[0])) if len(items) == 1 and not options.eed else None
+        outcome, why = (known, '') if known is not None else _compare(compare, reference, answer, options)
         if outcome is None:
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
@@ -176,14 +180,16 @@ Table = Dict[Tuple[int, int], Tuple[float, bool]]
 
 
 def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: Optional[List[str]],
-           options: Options) -> Tuple[Table, List[str]]:
-    """The weight of every allowed (part, item) pair, and why each unreadable part is unreadable."""
+           options: Options, names_only: bool = False) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
+    """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
+    outcomes compared on the way (``names_only``: only the names are compared)."""
     from .compare import compare, name_of
     quiet = replace(options, eed=False)
     n, m = len(references), len(pieces)
     band = None if n * m <= MAX_PAIRS else max(2.0, MAX_PAIRS / (2.0 * n))
     unreadable = [''] * n
     table: Table = {}
+    seen: Dict[Tuple[int, int], Outcome] = {}
     for i, reference in enumerate(references):
         ref_name = name_of(reference)
         for j, piece in enumerate(pieces):
@@ -194,12 +200,17 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
             if unreadable[i]:
                 table[(i, j)] = (WEIGHT_PAIRED, False)  # an unreadable part still keeps its place
                 continue
+            if names_only:
+                item_name = name_of(piece.answer)
+                table[(i, j)] = (WEIGHT_PAIRED, bool(ref_name and item_name and same_quantity_name(ref_name, item_name)))
+                continue
             outcome, why = _compare(compare, reference, piece.answer, quiet)
             if outcome is None:
                 unreadable[i] = why
                 table.update({(i, k): (WEIGHT_PAIRED, False) for k in range(j) if (i, k) in table})
                 table[(i, j)] = (WEIGHT_PAIRED, False)
                 continue
+            seen[(i, j)] = outcome
             item_name = name_of(piece.answer)
             named = bool(ref_name and item_name)
             same_name = named and (outcome.strict or same_quantity_name(ref_name, item_name))
@@ -207,7 +218,7 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
             if named:  # the same quantity named on both sides, or another one
                 weight += WEIGHT_NAME if same_name else -WEIGHT_PAIRED / 2
             table[(i, j)] = (weight, same_name)
-    return table, unreadable
+    return table, unreadable, seen
 
 
 def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered: bool) -> Dict[int, int]:
