@@ -19,8 +19,8 @@ the scoring worker, after the answer is located and read, before each pair is co
    line or a table only shifts the places. Items naming a part's quantity on the left pair with it
    first, in any order (the name is the model's own label). Unordered parts use the optimal
    assignment of :mod:`.matching`.
-4. **Segments.** An item left unpaired joins the part of the nearest paired item before it (the first
-   part when none is), so the part is compared with all it says: a derivation step, a definition or a
+4. **Segments.** An item left unpaired joins the part whose quantity it names, or, unnamed, the part
+   of the nearest paired item before it, so the part is compared with all it says: a derivation step, a definition or a
    condition beside the answer is allowed by the comparator's several-values rules, a second
    candidate makes the part ``count_mismatch``. One item never answers two parts, so two pieces
    cannot both match one ``= 0`` reference, and names are compared (``y = 0`` is no ``x = 0``).
@@ -283,9 +283,10 @@ def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: i
 
 def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]) -> Dict[int, List[int]]:
     """Part -> the items it is compared with: its paired item, and each unpaired item that could be a
-    second answer to it -- one naming its quantity, or an unnamed value or equation, which joins the
-    nearest paired item before it (after it when none is before). Words, conditions and definitions
-    of a quantity no part names are commentary, compared with nothing."""
+    second answer to it -- one naming its quantity (wherever it stands), or an unnamed value or
+    equation, which joins the nearest paired item before it. Words, conditions, definitions of a
+    quantity no part names and unnamed values before every answer (intermediate results written
+    first) are commentary, compared with nothing."""
     from .compare import CONDITIONS, name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
@@ -299,6 +300,8 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
         name = name_of(piece.answer)
         if name:
             near = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
+        else:
+            near = [a for a in near if a < j]  # before every answer: a boxed intermediate result, a preamble
         if near:
             segments[owner[near[0]]].append(j)
     for items in segments.values():
