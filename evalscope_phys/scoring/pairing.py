@@ -217,6 +217,8 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
             weight = WEIGHT_STRICT * outcome.strict + WEIGHT_LENIENT * outcome.lenient + WEIGHT_PAIRED
             if named:  # the same quantity named on both sides, or another one
                 weight += WEIGHT_NAME if same_name else -WEIGHT_PAIRED / 2
+            elif not outcome.lenient and _commentary(piece.answer) and not isinstance(reference, Text):
+                weight = WEIGHT_PAIRED / 4  # words or a condition: a place for a formula only when nothing else is
             table[(i, j)] = (weight, same_name)
     return table, unreadable, seen
 
@@ -287,14 +289,13 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     equation, which joins the nearest paired item before it. Words, conditions, definitions of a
     quantity no part names and unnamed values before every answer (intermediate results written
     first) are commentary, compared with nothing."""
-    from .compare import CONDITIONS, name_of
+    from .compare import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
     anchors = sorted(owner)
     names = {i: [n for n in (name_of(references[i]), name_of(pieces[j].answer)) if n] for i, j in chosen.items()}
     for j, piece in enumerate(pieces):
-        if j in owner or isinstance(piece.answer, Text) or \
-                (isinstance(piece.answer, Relation) and piece.answer.kind in CONDITIONS):
+        if j in owner or _commentary(piece.answer):
             continue
         near = sorted((a for a in anchors if _same_label(pieces[a], piece)), key=lambda a: (a > j, abs(a - j)))
         name = name_of(piece.answer)
@@ -307,6 +308,12 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     for items in segments.values():
         items.sort()
     return segments
+
+
+def _commentary(answer: Answer) -> bool:
+    """Words or a condition (``|x| < 1``): beside an answer, not one."""
+    from .compare import CONDITIONS
+    return isinstance(answer, Text) or (isinstance(answer, Relation) and answer.kind in CONDITIONS)
 
 
 def _same_label(a: Piece, b: Piece) -> bool:
