@@ -5,15 +5,15 @@ Every multi-part caller goes through here (``score_answer`` with several referen
 the scoring worker, after the answer is located and read, before each pair is compared:
 
 1. **Pieces.** The response's labelled parts (:func:`.labels.labelled_groups`: ``(a)``, ``(ii)``,
-   ``Part 2``, ``Stage 1``), each read on its own, else the final answer's items (boxes, list items,
+   ``Part 2``, ``Stage 1``), each read on its own, and the final answer's items (boxes, list items,
    aligned and table rows), in the order written.
 2. **By label** (``matched_by='label'``). When the response labels exactly as many parts as there
    are references, or the references carry labels of their own, a labelled piece is compared only
    with the part of its label: swapped labels are wrong, never re-paired by value.
 3. **By content** (``matched_by='content'``). Otherwise every (part, item) pair is compared and the
    items are assigned one to one, maximising (strictly equal, leniently equal, same left-hand-side
-   name, paired at all) in that order of weight. For ordered parts with as many answers as parts, the
-   places pair them; with more or fewer, the assignment keeps the written
+   name, paired at all) in that order of weight. For ordered parts with as many unnamed answers as
+   parts, the places pair them; with more or fewer, the assignment keeps the written
    order (:func:`ordered_assignment`, exact dynamic programming): an unlabelled, unnamed value is
    identified only by its place, so ``2, 1`` does not answer ``1, 2``; a merged line, an extra basis
    line or a table only shifts the places. Items naming a part's quantity on the left pair with it
@@ -71,18 +71,19 @@ def flatten(answer: Answer) -> List[Answer]:
 
 
 def response_pieces(response: str, expected: Optional[str]) -> Tuple[List[Piece], Dict[str, Answer]]:
-    """(the items of the response in the order written, each with its label; label -> that part's reading)."""
+    """(the items of the final answer in the order written; label -> the reading of that labelled part)."""
     from .extract import extract_answer
     from .labels import labelled_groups
-    groups = labelled_groups(response)
-    if groups:
-        whole = {str(order): extract_answer(text, expected).answer for order, text in groups}
-        pieces = [Piece(item, str(order)) for order, _ in groups for item in flatten(whole[str(order)])]
-        return pieces, whole
+    groups = {str(order): extract_answer(text, expected).answer for order, text in labelled_groups(response)}
     tabled = _table_pieces(response, expected)
     if tabled is not None:
-        return tabled, {}
-    return [Piece(item) for item in flatten(extract_answer(response, expected).answer)], {}
+        return tabled, groups
+    return [Piece(item) for item in flatten(extract_answer(response, expected).answer)], groups
+
+
+def labelled_pieces(groups: Dict[str, Answer]) -> List[Piece]:
+    """The items of each labelled part, labelled, in label order."""
+    return [Piece(item, key) for key in sorted(groups, key=int) for item in flatten(groups[key])]
 
 
 _TABLE_RE = re.compile(r'\\begin\{(array|tabular)\}\s*(?:\{[^{}]*\})?(.*?)\\end\{\1\}', re.S)
@@ -116,10 +117,13 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
     return pieces
 
 
-def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str, Answer], options: Options,
+def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, Answer], options: Options,
          ordered: bool, labels: Sequence[str] = ()) -> Pairing:
-    """Each reference part's outcome against the pieces that answer it (see the module docstring)."""
-    from .compare import compare
+    """Each reference part's outcome against the pieces that answer it (see the module docstring).
+
+    ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
+    from .compare import compare, name_of
+    options = replace(options, ordered=False)
     n = len(references)
     refs_labels = _reference_labels(labels, n, groups)
     if refs_labels is not None and len(set(refs_labels)) == n and set(refs_labels) <= set(groups):
@@ -129,11 +133,14 @@ def pair(references: Sequence[Answer], pieces: Sequence[Piece], groups: Dict[str
             outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(groups[label])))
             why.append(unreadable)
         return Pairing(tuple(outcomes), 'label', tuple(why))
+    if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
+        pieces = labelled_pieces(groups)
     formulas = sum(not isinstance(p.answer, Text) for p in pieces)
-    # as many answers as ordered parts: names and places pair them, no comparison is needed to pair
-    by_place = ordered and refs_labels is None and formulas == n
+    # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
+    by_place = ordered and refs_labels is None and formulas == n and \
+        not any(name_of(p.answer) for p in pieces if not isinstance(p.answer, Text))
     table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
-    chosen = _assign(table, list(range(n)), pieces, ordered)
+    chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
     segments = _segments(chosen, references, pieces)
     outcomes: List[Optional[Outcome]] = []
     for i, reference in enumerate(references):
@@ -223,7 +230,8 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
     return table, unreadable, seen
 
 
-def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered: bool) -> Dict[int, int]:
+def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered: bool,
+            by_place: bool) -> Dict[int, int]:
     """Part -> item: for ordered parts, names first (a part named by one item only, which names that
     part only, pairs across the order); then, as many answers as parts in order, else the
     order-keeping assignment; for unordered parts the optimal one."""
@@ -245,7 +253,7 @@ def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered:
     sub = {(a, b): table[(i, j)][0] for a, i in enumerate(rest_rows) for b, j in enumerate(rest_cols)
            if (i, j) in table}
     formulas = [b for b, j in enumerate(rest_cols) if not isinstance(pieces[j].answer, Text)]
-    if ordered and len(formulas) == len(rest_rows):
+    if ordered and len(formulas) == len(rest_rows) and by_place:
         pairs = [(a, b) for a, b in enumerate(formulas) if (a, b) in sub]  # as many answers as parts: in order
     elif ordered:
         pairs = ordered_assignment(sub, len(rest_rows), len(rest_cols))
