@@ -94,6 +94,15 @@ def label_key(label: object) -> str:
     return m.group(1) if m else ''
 
 
+_LABEL_ONLY_RE = re.compile(r'\s*(?:\\(?:text(?:bf)?|mbox|textrm)\s*\{\s*)?(?:(?:Part|Stage)\s+)?\(\s*(?:' + _KEY
+                            + r')\s*\)\s*[:.]?\s*\}?\s*')
+
+
+def is_label(text: str) -> bool:
+    """Whether a piece of text is only a part's label (``(b)``, ``\\text{(ii)}``), no answer."""
+    return bool(_LABEL_ONLY_RE.fullmatch(text or ''))
+
+
 def label_orders(keys: Sequence[str]) -> Optional[List[int]]:
     """The place (0, 1, ...) each label key names, read as one kind (letters, roman numerals when every
     key is one, digits); None when a key is of another kind."""

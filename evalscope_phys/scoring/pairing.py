@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .answer import Answer, Collection, Empty, Relation, Text, describe
+from .answer import Answer, Collection, Definition, Empty, Relation, Text, Value, describe
 from .matching import best_assignment
 from .outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .quantity_names import same_quantity_name
@@ -294,9 +294,9 @@ def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: i
 def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]) -> Dict[int, List[int]]:
     """Part -> the items it is compared with: its paired item, and each unpaired item that could be a
     second answer to it -- one naming its quantity (wherever it stands), or an unnamed value or
-    equation, which joins the nearest paired item before it. Words, conditions, definitions of a
-    quantity no part names and unnamed values before every answer (intermediate results written
-    first) are commentary, compared with nothing."""
+    equation, which joins the nearest paired item before it. Words, conditions, labels, definitions
+    of a quantity no part names, approximations (``\\approx``) of a named quantity and unnamed values
+    before every answer (intermediate results written first) are commentary, compared with nothing."""
     from .compare import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
@@ -307,6 +307,8 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
             continue
         near = sorted((a for a in anchors if _same_label(pieces[a], piece)), key=lambda a: (a > j, abs(a - j)))
         name = name_of(piece.answer)
+        if name and isinstance(piece.answer, Definition) and piece.answer.approximate:
+            continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
         if name:
             near = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
         else:
@@ -319,9 +321,11 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
 
 
 def _commentary(answer: Answer) -> bool:
-    """Words or a condition (``|x| < 1``): beside an answer, not one."""
+    """Words, a condition (``|x| < 1``) or a part's label left standing (``\\text{(b)}``): beside an answer, not one."""
     from .compare import CONDITIONS
-    return isinstance(answer, Text) or (isinstance(answer, Relation) and answer.kind in CONDITIONS)
+    from .labels import is_label
+    return isinstance(answer, Text) or (isinstance(answer, Relation) and answer.kind in CONDITIONS) \
+        or (isinstance(answer, Value) and is_label(answer.latex))
 
 
 def _same_label(a: Piece, b: Piece) -> bool:

@@ -28,6 +28,11 @@ FOUND = [
     (r'\boxed{y = 2, \quad x = 1}', ['x = 1', 'y = 2'], 'content', [True, True]),
     (r'\boxed{\phi(0) = \frac{\rho R^2}{6\epsilon_0}, \quad W = 3}', ['W = 3', r'\varphi(0) = \frac{\rho R^2}'
      r'{6\epsilon_0}'], 'content', [True, True]),
+    # a label left standing between the answers is no answer; an approximation restates its quantity
+    (r'\boxed{\text{(a)}\ J = 2, \quad \text{(b)}\ \mu = 0, \quad \text{(d)}\ u \approx 6}', ['J = 2', r'\mu = 0', '6',
+     r'\frac{1}{2}'], 'content', [True, True, True, False]),
+    (r"\boxed{\lambda' = \lambda\sqrt{2}, \quad \lambda' \approx 1.41\lambda, \quad t = 3}", [r"\lambda' = \sqrt{2}\lambda",
+     't = 3'], 'content', [True, True]),
     (r'\boxed{1}', ['1'], 'single', [True]),
 ]
 
