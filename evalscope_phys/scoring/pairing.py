@@ -38,7 +38,7 @@ from .quantity_names import same_quantity_name
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
-MAX_PAIRS = 400
+MAX_PAIRS = 120
 """Comparisons made to pair one response (parts x items); beyond it, only pairs near the written
 order are compared (cost: each comparison may read an expression)."""
 
@@ -135,10 +135,15 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         return Pairing(tuple(outcomes), 'label', tuple(why))
     if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
         pieces = labelled_pieces(groups)
-    formulas = sum(not isinstance(p.answer, Text) for p in pieces)
+    formulas = [p for p in pieces if not isinstance(p.answer, Text)]
+    if ordered and refs_labels is None and len(formulas) == n:
+        in_place = [_compare(compare, r, p.answer, options) for r, p in zip(references, formulas)]
+        if all(o is not None and o.strict for o, _ in in_place):  # every place right: nothing to pair (cost)
+            return Pairing(tuple(replace(o, answer=describe(p.answer)) for (o, _), p in zip(in_place, formulas)),
+                           'content', ('',) * n)
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
-    by_place = ordered and refs_labels is None and formulas == n and \
-        not any(name_of(p.answer) for p in pieces if not isinstance(p.answer, Text))
+    by_place = ordered and refs_labels is None and len(formulas) == n and \
+        not any(name_of(p.answer) for p in formulas)
     table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
     chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
     segments = _segments(chosen, references, pieces)
@@ -210,6 +215,10 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
             if names_only:
                 item_name = name_of(piece.answer)
                 table[(i, j)] = (WEIGHT_PAIRED, bool(ref_name and item_name and same_quantity_name(ref_name, item_name)))
+                continue
+            if isinstance(reference, Definition) and isinstance(piece.answer, Definition) and ref_name \
+                    and piece.answer.name and not same_quantity_name(ref_name, piece.answer.name):
+                table[(i, j)] = (WEIGHT_PAIRED / 2, False)  # another quantity named: a place, never a match (cost)
                 continue
             outcome, why = _compare(compare, reference, piece.answer, quiet)
             if outcome is None:

@@ -26,7 +26,7 @@ FOUND = [
      [r'\frac{3}{2}R', r'\frac{5}{2}R'], 'content', [True, True]),
     # names pair across the written order
     (r'\boxed{y = 2, \quad x = 1}', ['x = 1', 'y = 2'], 'content', [True, True]),
-    (r'\boxed{\phi(0) = \frac{\rho R^2}{6\epsilon_0}, \quad W = 3}', ['W = 3', r'\varphi(0) = \frac{\rho R^2}'
+    (r'\boxed{\phi(0) = \frac{\rho R^2}{6\epsilon_0}, \quad W = 3}', ['W = 3', r'\phi(0) = \frac{\rho R^2}'
      r'{6\epsilon_0}'], 'content', [True, True]),
     # a label left standing between the answers is no answer; an approximation restates its quantity
     (r'\boxed{\text{(a)}\ J = 2, \quad \text{(b)}\ \mu = 0, \quad \text{(d)}\ u \approx 6}', ['J = 2', r'\mu = 0', '6',
