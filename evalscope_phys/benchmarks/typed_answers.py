@@ -15,6 +15,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.labels import clean_label
+from evalscope_phys.scoring.limits import ANSWER_DEADLINE
 from evalscope_phys.scoring.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
 
@@ -149,8 +150,9 @@ def absolute_to_relative(reference: str, error: object) -> Optional[float]:
 
 
 def score_parts(parts: Sequence[AnswerPart], response: str, *, ordered: bool, eed: bool = True,
-                timeout: float = 5.0) -> Verdict:
-    """A response against typed parts, through the one engine call (``Verdict.parts`` per part).
+                timeout: float = ANSWER_DEADLINE) -> Verdict:
+    """A response against typed parts, through the one engine call and its pairing stage (``Verdict.parts``
+    per part, ``Verdict.matched_by`` how the response's pieces were paired with them).
 
     ``eed`` is reported only when every part is an expression.
     """
