@@ -47,16 +47,20 @@ def answer_items(response: str) -> List[str]:
 
 
 def score_parts(references: Sequence[str], response: str, *, tolerance: Optional[float] = None,
-                eed: bool = False, labels: Sequence[str] = (), timeout: Optional[float] = None) -> PartVerdicts:
-    """One engine verdict per reference part (see the module docstring). Never raises."""
+                eed: bool = False, labels: Sequence[str] = (), timeout: Optional[float] = None,
+                question: Optional[str] = None) -> PartVerdicts:
+    """One engine verdict per reference part (see the module docstring). Never raises.
+
+    ``question`` is the problem's text, passed to :func:`score_answer` (its definitions and values).
+    """
     references = [str(r) for r in references]
     response = response if isinstance(response, str) else ''
     budget = timeout if timeout is not None else ANSWER_DEADLINE * max(1, len(references))
     if len(references) == 1:
-        return PartVerdicts((score_answer(references[0], response, tolerance=tolerance, eed=eed, timeout=budget),),
-                            'single')
+        return PartVerdicts((score_answer(references[0], response, tolerance=tolerance, eed=eed, timeout=budget,
+                                          question=question),), 'single')
     whole = score_answer(references, response, multiple='ordered', tolerance=tolerance, eed=eed, timeout=budget,
-                         labels=labels)
+                         labels=labels, question=question)
     if len(whole.parts) != len(references):
         return PartVerdicts((whole,) * len(references), 'whole')
     return PartVerdicts(whole.parts, whole.matched_by or 'content', tuple(p.extracted or '' for p in whole.parts))

@@ -224,7 +224,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
     def match_score(
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
-        matched = score_parts(task_state.metadata['answers'], original_prediction,
+        matched = score_parts(task_state.metadata['answers'], original_prediction, question=task_state.input_text,
                               labels=task_state.metadata.get('labels') or ())
         subs = [p.to_dict() for p in matched.parts]
         values, weights = answer_metrics_and_weights(subs)

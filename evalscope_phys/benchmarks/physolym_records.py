@@ -26,7 +26,7 @@ import json
 from numbers import Number
 from typing import Any, Dict, List, Optional, Union
 
-from evalscope_phys.judge.rules_first import is_text_answer
+from evalscope_phys.scoring.words import is_prose
 from evalscope_phys.benchmarks.solutions import reference_final_answer
 from evalscope_phys.scoring import extract_final_answer
 
@@ -106,7 +106,7 @@ def final_answer(solution: str) -> Optional[str]:
     text = solution.strip()
     if len(text) <= SHORT_GOLD_CHARS and '\n' not in text:
         whole = extract_final_answer(text)
-        if not whole.empty and not is_text_answer(whole.text):
+        if not whole.empty and not is_prose(whole.text):
             return whole.text
     return None
 

@@ -30,7 +30,7 @@ from evalscope_phys.benchmarks.vision import (
 )
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.words import CJK_RE
+from evalscope_phys.scoring.words import CJK_CHARS, CJK_RE
 
 #: record files looked for under ``local_path``, most specific first (JSON/JSONL with image paths,
 #: or the hub's parquet with the figures embedded)
@@ -104,7 +104,7 @@ information the text does not). Answers are values, expressions or short stateme
 
 def normalise_label(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
     """The subset a free-form label (``'PhD'``, ``'Beginner Olympiad'``, ``'English'``) names, or None."""
-    text = re.sub(r"[^0-9a-z\u4e00-\u9fff]+", ' ', str(value or '').lower()).strip()
+    text = re.sub(f"[^0-9a-z{CJK_CHARS}]+", ' ', str(value or '').lower()).strip()
     for name, spellings in table.items():
         if text == name.replace('_', ' ') or text in spellings:
             return name

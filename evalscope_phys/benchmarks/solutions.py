@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from evalscope_phys.judge.rules_first import is_text_answer
+from evalscope_phys.scoring.words import is_prose
 from evalscope_phys.scoring import Verdict, extract_final_answer
 from evalscope_phys.scoring.scan import boxed_contents
 
@@ -24,7 +24,7 @@ def reference_final_answer(solution: str) -> Optional[str]:
     found = extract_final_answer(solution or '')
     if found.source == 'boxes':  # intermediate results boxed on the way: the last box is the final answer
         found = extract_final_answer('\\boxed{%s}' % boxed_contents(solution)[-1])
-    if found.empty or found.source not in ANSWER_SOURCES or is_text_answer(found.text):
+    if found.empty or found.source not in ANSWER_SOURCES or is_prose(found.text):
         return None
     return found.text
 

@@ -65,8 +65,8 @@ from evalscope_phys.judge.cost import judge_usage
 from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
 from evalscope_phys.scoring.extract import extract_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (is_text_answer, undecided_reason: adapters import them here)
-    DEFAULT_SCOPE, check_scope, is_text_answer, needs_judge, rule_decision, undecided_reason)
+from evalscope_phys.scoring.routing import (  # noqa: F401 (undecided_reason: adapters import it here)
+    DEFAULT_SCOPE, check_scope, needs_judge, rule_decision, undecided_reason)
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.jsonl import parse_lines
-from evalscope_phys.scoring.routing import is_text_answer
+from evalscope_phys.scoring.words import is_prose
 
 CLASSES: Dict[str, bool] = {
     'equivalent_rewrite': True, 'unit_conversion': True, 'plus_half_percent': True,
@@ -211,7 +211,7 @@ def candidate(kind: str, reference: Reference) -> Optional[str]:
     if len(reference.parts) != 1:
         return None
     left, right = _sides(reference.parts[0])
-    if is_text_answer(right) or re.search(r'(?<!\\),', right):
+    if is_prose(right) or re.search(r'(?<!\\),', right):
         return None  # words, or a list: no one value to scale, negate or convert
     number = _number(right)
     if number is not None:

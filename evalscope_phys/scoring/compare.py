@@ -36,6 +36,7 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
 from .trailing_units import is_numeric
+from .words import NUMBER_WORDS, word_relation
 
 __all__ = ['LENIENT_RTOL', 'STRICT_RTOL', 'Options', 'Outcome', 'ReferenceUnreadable', 'compare', 'match_items', 'name_of']
 
@@ -121,8 +122,12 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(reference, Choice):
         return _choice(reference, answer)
     if isinstance(reference, Text):
+        if reference.words in NUMBER_WORDS and not isinstance(answer, Text):  # "zero" for 0
+            return dispatch(read_answer(NUMBER_WORDS[reference.words]), answer, options)
         return _text_reference(reference, answer)
     if isinstance(answer, Text):
+        if answer.words in NUMBER_WORDS:  # "zero" for 0: the value the word names
+            return dispatch(reference, read_answer(NUMBER_WORDS[answer.words]), options)
         return rejected(UNDECIDED, 'the answer is words, the reference is not', eed=0.0)
     if isinstance(reference, Definition):
         return _definition(reference, answer, options)
@@ -387,11 +392,17 @@ def _plain_value(answer: Answer) -> Optional[str]:
 
 
 def _text_reference(reference: Text, answer: Answer) -> Outcome:
-    if isinstance(answer, Text) and answer.words == reference.words:
-        return accepted('equivalent', 'same words')
+    """Words compared as words (:func:`~.words.word_relation`), never as symbols."""
+    if isinstance(answer, Text):
+        relation = word_relation(reference.words, answer.words)
+        if relation == 'equivalent':
+            return accepted('equivalent', 'same words')
+        if relation == UNDECIDED:
+            return rejected(UNDECIDED, 'text answer: other words, maybe the same meaning', eed=0.0)
+        return rejected(relation, 'text answer: different words', eed=0.0)
     if isinstance(answer, Value) and re.sub(r'[^a-z]', '', answer.latex.lower()) == reference.words.replace(' ', ''):
         return accepted('equivalent', 'same word')
-    return rejected(UNDECIDED, 'text answer: different words', eed=0.0)
+    return rejected(UNDECIDED, 'text answer: the answer is not words', eed=0.0)
 
 
 def _truth(reference: Truth, answer: Answer) -> Outcome:

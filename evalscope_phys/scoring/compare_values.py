@@ -98,6 +98,10 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             return accepted('equivalent', 'identical text')
         raise
     ans_expr, error = read_cached(answer.latex)
+    if ans_expr is not None and options.givens is not None and options.givens.question:
+        by_values = _by_problem_values(reference, ref_expr, answer, ans_expr, options)
+        if by_values is not None:
+            return by_values
     if ans_expr is not None and answer.unit is not None and answer.unit.plain and ref_expr.free_symbols:
         joined, _ = read_cached(answer.text)  # "4 mg" against a symbolic reference: m times g
         if joined is not None:
@@ -133,6 +137,13 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
         outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
+    texts = reference.latex + ' ' + answer.latex
+    if not outcome.strict and (options.givens is not None or _THERMAL_RE.search(texts)):
+        from .compare_givens import with_definitions
+        outcome = with_definitions(ref_expr, converted, options, unit_reason, outcome)
+    if not outcome.strict and outcome.reason != 'dimension_mismatch' and _may_write_constants(texts):
+        outcome = _in_natural_units(ref_expr, converted, reference.unit is not None or answer.unit is not None,
+                                    options, unit_reason, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
@@ -161,6 +172,46 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
         return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
                        outcome.error)
     return outcome
+
+
+_THERMAL_RE = re.compile(r'\\(?:beta|tau)(?![A-Za-z])')
+_COMMAND_RE = re.compile(r'\\[A-Za-z]+')
+"""Cheap gates on the text: the thermal and natural-unit readings cost a walk of both expressions."""
+
+
+def _may_write_constants(text: str) -> bool:
+    """Whether ``c`` or ``\\hbar`` may occur (a ``c`` outside command names: ``mc^2``, not ``\\frac``)."""
+    return '\\hbar' in text or 'c' in _COMMAND_RE.sub(' ', text)
+
+
+def _in_natural_units(ref_expr: sympy.Expr, ans_expr: sympy.Expr, has_units: bool, options: Options,
+                      unit_reason: str, outcome: Outcome) -> Outcome:
+    """``outcome``, or the comparison with ``c = \\hbar = 1`` where :mod:`.natural_units` allows it."""
+    from .natural_units import in_natural_units
+    pair = in_natural_units(ref_expr, ans_expr, has_units, options.givens)
+    if pair is None:
+        return outcome
+    again = expressions(pair[0], pair[1], options, unit_reason)
+    if (again.strict, again.lenient) > (outcome.strict, outcome.lenient):
+        return replace(again, detail='in natural units (c = hbar = 1)')
+    return outcome
+
+
+def _by_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr,
+                       options: Options) -> Optional[Outcome]:
+    """A number against a formula, the formula evaluated with the problem's values (:mod:`.compare_givens`);
+    None to compare as before. A unit written as a bare word (``2.14 eV``, ``4 mg``) may be symbols: then
+    only an agreement is taken."""
+    if _in_units_of_c(reference, ref_expr, answer, ans_expr) is not None:
+        return None
+    from .natural_units import in_natural_units
+    if _may_write_constants(reference.latex + ' ' + answer.latex) and \
+            in_natural_units(ref_expr, ans_expr, reference.unit is not None or answer.unit is not None, options.givens):
+        return None  # 0.95 c for 0.955 "in units of c": natural units decide, below
+    from .compare_givens import with_problem_values
+    outcome = with_problem_values(reference, ref_expr, answer, ans_expr, options)
+    plain = any(v.unit is not None and v.unit.plain for v in (reference, answer))
+    return None if outcome is None or (plain and not outcome.lenient) else outcome
 
 
 def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr):

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import pool
+from .definitions import MAX_QUESTION_CHARS
 from .limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
@@ -74,15 +75,16 @@ def _score_job(job: dict) -> dict:
         answer_type = types[index] if index < len(types) else None
         references.append(_with_labels(_reference(text, answer_type), job['units'], job['tolerances'], index))
     single_type = types[0] if len(set(types)) == 1 and types else None
-    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
+    extracted = extract_answer(job['response'], single_type)
+    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
+                      givens=_givens(job.get('question'), extracted.text))
     if len(references) > 1:
-        return _parts_job(job, references, single_type, options)
+        return _parts_job(job, references, single_type, options, extracted.answer)
     reference = references[0]
     if job['several'] and isinstance(reference, Collection) and reference.kind == 'list':
         reference = Collection('list', reference.items)
     elif job['several']:
         reference = Collection('list', (reference,))
-    extracted = extract_answer(job['response'], single_type)
     shown = describe(extracted.answer) or extracted.text
     if extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
@@ -97,12 +99,12 @@ def _score_job(job: dict) -> dict:
     return data
 
 
-def _parts_job(job: dict, references: list, expected: Optional[str], options) -> dict:
+def _parts_job(job: dict, references: list, expected: Optional[str], options, answer) -> dict:
     """Several reference parts: the response's pieces paired with them (:mod:`.pairing`), one verdict each."""
     from .outcome import Outcome
     from .pairing import pair, response_pieces
 
-    pieces, groups = response_pieces(job['response'], expected)
+    pieces, groups = response_pieces(job['response'], expected, answer)
     paired = pair(references, pieces, groups, options, job['ordered'], job.get('labels', ()))
     parts = []
     for outcome, why in zip(paired.parts, paired.unreadable):
@@ -143,6 +145,15 @@ def _without_parts(outcome):
     """An outcome without nested parts (a part's own list is reported as its verdict, not as sub-parts)."""
     from dataclasses import replace
     return replace(outcome, parts=())
+
+
+def _givens(question: Optional[str], answer: str):
+    """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
+    from .definitions import Givens
+    defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
+    if question is None and not defining:
+        return None
+    return Givens(question_text=question or '', answer_text=defining, question=question is not None)
 
 
 REFERENCE_CACHE_SIZE = 1024
@@ -296,7 +307,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
                  timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None,
-                 labels: Sequence[str] = ()) -> Verdict:
+                 question: Optional[str] = None, labels: Sequence[str] = ()) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
@@ -312,7 +323,10 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``timeout`` is the answer's own budget, counted from the moment a worker takes it, and ``wait``
     bounds the whole call (queue included): an answer queued behind slow ones keeps its budget.
     A caller waiting for another thread scoring the same text waits at most its own budget from
-    when that work started. Safe from many threads.
+    when that work started. ``question`` is the problem's text: the symbols it defines (``\\rho \\equiv
+    Nq/V``) are substituted on both sides, and the values it gives (``r = 4`` Å) evaluate a formula
+    against a number (:mod:`.definitions`, :mod:`.problem_values`); without it only the answer's own
+    definitions are. Safe from many threads.
     """
     started = time.perf_counter()
     if timeout is not None:
@@ -328,6 +342,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     if problem:
         return _unscored('error', started, problem)
     tolerances, units, types = labels
+    question_text = _text(question) if question is not None else None
+    if question is not None and question_text is None:
+        return _unscored('error', started, f'question must be text, not {type(question).__name__}')
     text = _text(response) if response is not None else ''
     if text is None:
         text = str(response)
@@ -339,6 +356,7 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         'several': multiple is not None or len(references) > 1,
         'tolerance': tolerances[0] if len(tolerances) == 1 else None,
         'ordered': multiple == 'ordered', 'eed': bool(eed),
+        'question': question_text[:MAX_QUESTION_CHARS] if question_text is not None else None,
     }
     part_labels = tuple(str(label) for label in labels or ()) if len(references) > 1 else ()
     if any(part_labels):

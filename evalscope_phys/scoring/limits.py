@@ -179,7 +179,7 @@ def _atom_log10(tokens: List[str], pos: int):
     token = tokens[pos]
     if token in '+-':
         return _atom_log10(tokens, pos + 1)
-    if token[0].isdigit() or token[0] == '.':
+    if token[0].isdigit() or (token[0] == '.' and token != '.'):  # a lone '.' is punctuation, not a number
         number = float(token)
         return (math.log10(number) if number else -_HUGE), pos + 1
     if token in _OPEN:

@@ -70,15 +70,19 @@ def flatten(answer: Answer) -> List[Answer]:
     return [] if isinstance(answer, Empty) else [answer]
 
 
-def response_pieces(response: str, expected: Optional[str]) -> Tuple[List[Piece], Dict[str, Answer]]:
-    """(the items of the final answer in the order written; label -> the reading of that labelled part)."""
+def response_pieces(response: str, expected: Optional[str], answer: Optional[Answer] = None
+                    ) -> Tuple[List[Piece], Dict[str, Answer]]:
+    """(the items of the final answer in the order written; label -> the reading of that labelled part).
+    ``answer`` is the response's final answer when the caller has read it already."""
     from .extract import extract_answer
     from .labels import labelled_groups
     groups = {str(order): extract_answer(text, expected).answer for order, text in labelled_groups(response)}
     tabled = _table_pieces(response, expected)
     if tabled is not None:
         return tabled, groups
-    return [Piece(item) for item in flatten(extract_answer(response, expected).answer)], groups
+    if answer is None:
+        answer = extract_answer(response, expected).answer
+    return [Piece(item) for item in flatten(answer)], groups
 
 
 def labelled_pieces(groups: Dict[str, Answer]) -> List[Piece]:

@@ -152,9 +152,15 @@ def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
 _LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
 
 
+#: lead words that change the value after them (``\\text{negative } 5``): never dropped
+_NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*\}\s*$')
+
+
 def drop_lead_prose(text: str) -> str:
     """``\\text{The momentum is about }0.82\\text{ GeV/c}``: the sentence goes, the formula stays."""
     m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
+    if m and _NEGATING_RE.search(m.group(0).rstrip()):
+        return text
     return text[m.end():].strip() if m else text
 
 

@@ -19,8 +19,9 @@ and the answer gives another number of them). They cannot decide when
   (``count_mismatch`` with no reference parts), and none of them is named like the reference's
   quantity: the rules cannot tell which result answers the question;
 - ``text_answer``: the reference or the answer is words ("counterclockwise", "the ball moves left")
-  and the engine still found them "different": it may have read letters as symbols, so the judge
-  decides.
+  (:func:`~evalscope_phys.scoring.words.is_prose`, the extractor's one text detector) and the engine
+  still found them "different": words differ in ways rules cannot weigh (synonyms, paraphrases), so
+  the judge decides.
 
 **Scopes** (:data:`JUDGE_SCOPES`): ``undecided`` (default) routes only the above; ``rejected`` also
 routes the rules' rejections (``judge_reason`` ``rule_rejected``), for users who fear false
@@ -33,13 +34,10 @@ or its ``to_dict()`` form.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Optional, Tuple, Union
 
-from .scan import command_end, matching_brace
-from .units import parse_unit
 from .verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
-from .words import CJK_RE
+from .words import is_prose
 
 JUDGE_SCOPES = ('undecided', 'rejected', 'all')
 """What is sent to a judge: what the rules cannot decide; that and their rejections; everything."""
@@ -53,68 +51,7 @@ DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'coun
                                    'undefined_value', 'answer_too_large'})
 #: decided-wrong reasons a judge should still see when one side is words (the "difference" may be spelling)
 TEXT_SENSITIVE_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch'})
-#: words that are mathematics, not prose, when they appear outside a LaTeX command
-MATH_WORDS = frozenset({'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'arcsin', 'arccos', 'arctan', 'sinh', 'cosh',
-                        'tanh', 'exp', 'log', 'sqrt', 'max', 'min', 'det', 'const'})
-#: one-word text answers too short for the length rule in :func:`is_text_answer`
-ANSWER_WORDS = frozenset({'yes', 'no', 'true', 'false', 'none', 'zero'})
-_ENVIRONMENT_COMMANDS = frozenset({'\\begin', '\\end'})
-#: letters (any script), no digits or underscore
-_WORD_RE = re.compile(r'[^\W\d_]+')
-
 VerdictLike = Union[Verdict, Mapping[str, Any]]
-
-
-def _without_names(text: str) -> str:
-    """``text`` with LaTeX commands, sub/superscripts and environment names blanked out.
-
-    Why: ``E_{\\text{th}}``, ``H_{\\mathrm{vap}}`` and ``\\begin{aligned}`` name things; their letters are
-    labels, not prose. One pass; an unclosed brace ends the text.
-    """
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in '_^':
-            j = i + 1
-            while j < n and text[j] == ' ':
-                j += 1
-            if j < n and text[j] == '{':
-                close = matching_brace(text, j)
-                i = close + 1 if close >= 0 else n
-            elif j < n and text[j] == '\\':
-                i = command_end(text, j)
-            else:
-                i = j + 1
-            out.append(' ')
-        elif c == '\\':
-            end = command_end(text, i)
-            if text[i:end] in _ENVIRONMENT_COMMANDS and end < n and text[end] == '{':
-                close = matching_brace(text, end)
-                end = close + 1 if close >= 0 else n
-            out.append(' ')
-            i = end
-        else:
-            out.append(c)
-            i += 1
-    return ''.join(out)
-
-
-def is_text_answer(text: str) -> bool:
-    """True when ``text`` is words rather than a number/expression (units, names and function names aside).
-
-    Two or more prose words, one word of four letters or more, or a yes/no/true/false word make
-    text; ``46.3 \\mathrm{kN}``, ``9.8 meters``, ``\\frac{mgL}{2}``, ``H_{\\text{vap}} = 541`` and
-    ``\\frac{2IkT}{\\hbar^2}`` (a product of symbols: a capital inside a letter run) do not.
-    """
-    stripped = _without_names(text or '')
-    if CJK_RE.search(stripped):  # Chinese/Japanese: prose (``逆时针``), never an expression
-        return True
-    words = [w for w in _WORD_RE.findall(stripped)
-             if (len(w) >= 3 or w.lower() in ANSWER_WORDS) and not any(ch.isupper() for ch in w[1:])]
-    prose = [w for w in words if w.lower() not in MATH_WORDS and parse_unit(w) is None]
-    if any(w.lower() in ANSWER_WORDS for w in prose):
-        return True
-    return len(prose) >= 2 or any(len(w) >= 4 for w in prose)
 
 
 def _getter(verdict: VerdictLike):
@@ -133,7 +70,7 @@ def undecided_reason(verdict: VerdictLike, reference: str) -> Optional[str]:
         return 'unparseable_answer'
     if reason in UNDECIDED_REASONS:
         return reason  # the engine could not represent what one side means
-    if reason in TEXT_SENSITIVE_REASONS and (is_text_answer(reference) or is_text_answer(str(get('extracted') or ''))):
+    if reason in TEXT_SENSITIVE_REASONS and (is_prose(reference) or is_prose(str(get('extracted') or ''))):
         return 'text_answer'
     if reason == 'count_mismatch' and not get('parts'):
         return 'multi_part_answer'  # several results for a one-part reference: which one answers it?

@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument('--replay', metavar='FILE', help='JSONL file of recorded answers')
     source.add_argument('--demo', action='store_true',
-                        help="the demo's recorded answers for the bundled sample problems (see README)")
+                        help="the demo's recorded answers for the bundled sample problems "
+                             "('evalscope-phys demo --print-paths' shows where they are)")
     parser.add_argument('--host', default='127.0.0.1', help='address to bind (default: 127.0.0.1; another than a '
                         'loopback address needs --allow-remote)')
     parser.add_argument('--allow-remote', action='store_true',

@@ -214,7 +214,7 @@ def test_o3_mini_solutions_replayed_through_the_cli_match_the_comparison_script(
     reviews = {r['sample_score']['sample_metadata']['id']: r['sample_score']['score'] for r in run.reviews('physics_yale')}
     assert set(reviews) == set(problems)
     for rid in sorted(problems)[:20]:  # the CLI's verdicts are the script's (same matching, same engine)
-        expected = score_parts(problems[rid]['answers'], theirs[rid].solution)
+        expected = score_parts(problems[rid]['answers'], theirs[rid].solution, question=problems[rid]['question'])
         got = reviews[rid]['metadata']['sub_verdicts']
         assert [(s['strict'], s['reason']) for s in got] == [(p.strict, p.reason) for p in expected.parts], rid
     comparison = explain({rid: s['metadata']['sub_verdicts'] for rid, s in reviews.items()}, theirs, 'optics')
