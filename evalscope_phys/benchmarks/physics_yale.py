@@ -218,7 +218,8 @@ class PhysicsYaleAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter)
     def match_score(
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
-        matched = score_parts(task_state.metadata['answers'], original_prediction, question=task_state.input_text)
+        matched = score_parts(task_state.metadata['answers'], original_prediction, question=task_state.input_text,
+                              labels=task_state.metadata.get('labels') or ())
         subs = [p.to_dict() for p in matched.parts]
         values, weights = answer_metrics_and_weights(subs)
         score = Score(prediction=original_prediction,
@@ -234,7 +235,7 @@ class PhysicsYaleAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter)
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """Answers the routing sends (scope as configured), and every labelled part that offers several values."""
         references = context.task_state.metadata['answers']
-        labelled = rule_score.metadata.get('matched_by') == 'labelled'
+        labelled = rule_score.metadata.get('matched_by') == 'label'
         routes, pending = {}, {}
         for i, (ref, sub) in enumerate(zip(references, rule_score.metadata['sub_verdicts']), 1):
             key = f'part_{i}'

@@ -15,6 +15,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from evalscope_phys.scoring.answer_types import type_code
 from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.labels import clean_label
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
 from evalscope_phys.scoring.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
 
@@ -60,21 +62,12 @@ def split_labels(text: object, count: int) -> List[str]:
     wrapped = re.match(r'\\text\s*\{', raw)
     if wrapped and matching_brace(raw, wrapped.end() - 1) == len(raw) - 1 and ',' in raw:
         raw = raw[wrapped.end():-1]  # '\text{None, None}': one wrapper round the whole list
-    items = [_clean_label(item) for item in top_level_split(raw, (',',))] if raw else ['']
+    items = [clean_label(item) for item in top_level_split(raw, (',',))] if raw else ['']
     if len(items) == count:
         return items
     if len(items) == 1:
         return items * count
     return [''] * count
-
-
-def _clean_label(item: str) -> str:
-    item = re.sub(r'^(\\[,;: ]|~|\s)+', '', item).strip().strip('"').strip()
-    item = re.sub(r'^\$(.*)\$$', r'\1', item).strip()
-    inner = re.fullmatch(r'\\(text|mathrm)\s*\{\s*(.*?)\s*\}', item)
-    if inner and inner.group(2).lower() in ('none', ''):
-        return ''
-    return '' if item.lower() in ('none', 'null', '-') else item
 
 
 def build_parts(reference: str, answer_types: Sequence[str], *, multiple: bool = False,
@@ -141,8 +134,9 @@ def absolute_to_relative(reference: str, error: object) -> Optional[float]:
 
 
 def score_parts(parts: Sequence[AnswerPart], response: str, *, ordered: bool, eed: bool = True,
-                timeout: float = 5.0) -> Verdict:
-    """A response against typed parts, through the one engine call (``Verdict.parts`` per part).
+                timeout: float = ANSWER_DEADLINE) -> Verdict:
+    """A response against typed parts, through the one engine call and its pairing stage (``Verdict.parts``
+    per part, ``Verdict.matched_by`` how the response's pieces were paired with them).
 
     ``eed`` is reported only when every part is an expression.
     """

@@ -74,20 +74,19 @@ def _score_job(job: dict) -> dict:
     for index, text in enumerate(job['references']):
         answer_type = types[index] if index < len(types) else None
         references.append(_with_labels(_reference(text, answer_type), job['units'], job['tolerances'], index))
-    if len(references) == 1 and not job['several']:
-        reference = references[0]
-    else:
-        parts = []
-        for item in references:
-            parts.extend(item.items if isinstance(item, Collection) and item.kind == 'list' and len(references) == 1
-                         else [item])
-        reference = parts[0] if len(parts) == 1 and not job['several'] else Collection('list', tuple(parts))
     single_type = types[0] if len(set(types)) == 1 and types else None
     extracted = extract_answer(job['response'], single_type)
     options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
                       givens=_givens(job.get('question'), extracted.text))
+    if len(references) > 1:
+        return _parts_job(job, references, single_type, options, extracted.answer)
+    reference = references[0]
+    if job['several'] and isinstance(reference, Collection) and reference.kind == 'list':
+        reference = Collection('list', reference.items)
+    elif job['several']:
+        reference = Collection('list', (reference,))
     shown = describe(extracted.answer) or extracted.text
-    if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
+    if extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
         return {'strict': True, 'lenient': True, 'reason': 'equivalent', 'eed': 100.0 if job['eed'] else None,
                 'detail': 'identical text', 'extracted': shown or None, 'parts': []}
@@ -98,6 +97,54 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+def _parts_job(job: dict, references: list, expected: Optional[str], options, answer) -> dict:
+    """Several reference parts: the response's pieces paired with them (:mod:`.pairing`), one verdict each."""
+    from .outcome import Outcome
+    from .pairing import pair, response_pieces
+
+    pieces, groups = response_pieces(job['response'], expected, answer)
+    paired = pair(references, pieces, groups, options, job['ordered'], job.get('labels', ()))
+    parts = []
+    for outcome, why in zip(paired.parts, paired.unreadable):
+        if outcome is None:
+            parts.append({'reason': 'unparseable_reference', 'detail': why, 'extracted': None, 'parts': []})
+        else:
+            parts.append(_verdict_data(_without_parts(outcome), outcome.answer or None))
+    done = [o for o in paired.parts if o is not None]
+    shown = ' ; '.join(p['extracted'] or '' for p in parts) or None
+    if not done:
+        return {'reason': 'unparseable_reference', 'detail': 'no reference part is readable', 'extracted': shown,
+                'parts': parts, 'matched_by': paired.matched_by}
+    strict = len(done) == len(parts) and all(o.strict for o in done)
+    lenient = len(done) == len(parts) and all(o.lenient for o in done)
+    if len(done) < len(parts):
+        reason = 'unparseable_reference'
+    elif strict:
+        reason = next((o.reason for o in done if o.reason != 'equivalent'), 'equivalent')
+    elif lenient:
+        reason = next((o.reason for o in done if not o.strict), 'within_tolerance')
+    elif any(o.reason == 'no_answer' for o in done) and len(pieces) != len(parts):
+        reason = 'count_mismatch'
+    else:
+        reason = next(o.reason for o in done if not o.lenient)
+    eeds = [o.eed for o in done if o.eed is not None]
+    detail = next((o.detail for o in done if o.reason == reason and o.detail), '')
+    if reason == 'count_mismatch' and not detail:
+        detail = f'{len(pieces)} answers for {len(parts)}'
+    whole = Outcome(strict, lenient, reason, sum(eeds) / len(parts) if eeds and job['eed'] else None, detail)
+    data = _verdict_data(whole, shown or '')
+    data.update(parts=parts, extracted=shown, matched_by=paired.matched_by)
+    if reason == 'unparseable_reference':
+        data.update(strict=None, lenient=None, eed=None)
+    return data
+
+
+def _without_parts(outcome):
+    """An outcome without nested parts (a part's own list is reported as its verdict, not as sub-parts)."""
+    from dataclasses import replace
+    return replace(outcome, parts=())
 
 
 def _givens(question: Optional[str], answer: str):
@@ -253,12 +300,14 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
                  timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None,
-                 question: Optional[str] = None) -> Verdict:
+                 question: Optional[str] = None, labels: Sequence[str] = ()) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
     ``multiple='ordered'`` or ``'unordered'`` (the default for lists); ``Verdict.parts`` then holds
-    one verdict per reference part. ``tolerance`` is the lenient relative tolerance (default 1e-2),
+    one verdict per reference part, the response's pieces paired with the parts by the model's labels,
+    else by content one to one (:mod:`.pairing`; ``Verdict.matched_by`` says which); ``labels`` are
+    the parts' own labels when the dataset gives them (``(a)``, ``(b)``). ``tolerance`` is the lenient relative tolerance (default 1e-2),
     ``unit`` the reference's unit when the dataset keeps it apart (a bare number is then the
     expected form), ``answer_type`` the dataset's type code(s) (``NV``, ``EX``, ``EQ``, ``IN``,
     ``TF``, ``MC``); the last three may be lists, one entry per reference part. ``timeout`` bounds
@@ -302,6 +351,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         'ordered': multiple == 'ordered', 'eed': bool(eed),
         'question': question_text[:MAX_QUESTION_CHARS] if question_text is not None else None,
     }
+    part_labels = tuple(str(label) for label in labels or ()) if len(references) > 1 else ()
+    if any(part_labels):
+        job['labels'] = part_labels
     if len(tolerances) == 1:
         job['tolerances'] = ()
     key = _digest(job)
@@ -342,7 +394,8 @@ def _again(verdict: Verdict, started: float) -> Verdict:
 def _from_data(data: dict, seconds: float) -> Verdict:
     return Verdict(eed=data.get('eed'), strict=data.get('strict'), lenient=data.get('lenient'),
                    reason=data['reason'], extracted=data.get('extracted'), seconds=seconds,
-                   detail=data.get('detail', ''), parts=tuple(_from_data(p, 0.0) for p in data.get('parts', ())))
+                   detail=data.get('detail', ''), parts=tuple(_from_data(p, 0.0) for p in data.get('parts', ())),
+                   matched_by=data.get('matched_by', ''))
 
 
 def _run(job: dict, started: float, timeout: Optional[float], wait: Optional[float] = None,

@@ -114,7 +114,7 @@ def scored_sample(problem_id, response):
 
 def test_labelled_parts_are_scored_one_by_one_and_weights_travel_with_the_score():
     score = scored_sample('optics-1', r'\boxed{(a)\ v = 150\,\text{mm}} \boxed{(b)\ m = -2}')
-    assert score.metadata['matched_by'] == 'labelled'
+    assert score.metadata['matched_by'] == 'label'
     assert [s['strict'] for s in score.metadata['sub_verdicts']] == [True, False]
     assert score.value['partial'] == 0.5 and score.value['strict_acc'] == 0.0
     assert score.metadata['metric_weights'] == {'answer_acc': 2}
