@@ -21,10 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
-from evalscope_phys.scoring.eed import eed_score
-from evalscope_phys.scoring.limits import check_expr_limits, check_text_limits
-from evalscope_phys.scoring.pool import get_pool, run_limited
-from evalscope_phys.scoring.tree import expression_tree
+from evalscope_phys.scoring.eed.eed import eed_score
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE, check_expr_limits, check_text_limits
+from evalscope_phys.scoring.run.pool import get_pool, run_limited
+from evalscope_phys.scoring.eed.tree import expression_tree
 
 DEFAULT_PAIRS = Path(__file__).resolve().parents[1] / '..' / 'shared' / 'data' / 'eed' / 'eed_dev_pairs.jsonl'
 
@@ -95,7 +95,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--pairs', type=Path, default=DEFAULT_PAIRS)
     parser.add_argument('--repeat', type=int, default=3, help='timed passes over the parsed pairs')
     parser.add_argument('--limit', type=int, default=0, help='use only the first N pairs (0: all)')
-    parser.add_argument('--timeout', type=float, default=5.0, help='seconds to parse+simplify one pair')
+    parser.add_argument('--timeout', type=float, default=ANSWER_DEADLINE, help='seconds to parse+simplify one pair')
     args = parser.parse_args(argv)
     if not args.pairs.is_file():
         print(f'pairs file not found: {args.pairs}', file=sys.stderr)

@@ -39,7 +39,7 @@ def cli_seconds(gt: str, gen: str, work: Path, name: str, timeout: float) -> str
 
 def pool_waits(deadline: float, threads: int = 8, workers: int = 2) -> list:
     sys.path.insert(0, str(ROOT / 'tests' / 'scoring'))
-    from evalscope_phys.scoring.pool import WorkerPool
+    from evalscope_phys.scoring.run.pool import WorkerPool
     from test_pool import busy_loop  # importable by the workers: a module-level function
 
     pool = WorkerPool(workers)

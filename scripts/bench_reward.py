@@ -240,7 +240,8 @@ def build_completions(records: Sequence[dict], count: int, group: int, seed: int
 
 def cold_start(workers: int = 2) -> None:
     """Forget cached verdicts, restart the scoring workers and wait until ``workers`` are ready."""
-    from evalscope_phys.scoring import engine, pool, score_answer
+    from evalscope_phys.scoring import engine, score_answer
+    from evalscope_phys.scoring.run import pool
     engine.clear_cache()
     pool.shutdown_pool()
     barrier = threading.Barrier(workers)
@@ -282,7 +283,7 @@ class CpuClock:
 
 
 def _scoring_clock() -> CpuClock:
-    from evalscope_phys.scoring import pool
+    from evalscope_phys.scoring.run import pool
     return CpuClock(pool.get_pool().worker_pids())
 
 

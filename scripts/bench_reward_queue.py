@@ -25,7 +25,8 @@ from typing import List, Optional, Tuple
 from evalscope_phys.reward import batch_scores
 from evalscope_phys.reward.score import reward_from_verdict
 from evalscope_phys.scoring.engine import clear_cache, score_answer
-from evalscope_phys.scoring.pool import start_pool
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
+from evalscope_phys.scoring.run.pool import start_pool
 
 THREADS = 8
 
@@ -74,7 +75,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--completions', type=int, default=150)
     parser.add_argument('--slow-share', type=float, default=0.06)
     parser.add_argument('--runs', type=int, default=3)
-    parser.add_argument('--timeout', type=float, default=5.0)
+    parser.add_argument('--timeout', type=float, default=ANSWER_DEADLINE)
     parser.add_argument('--seed', type=int, default=0)
     args = parser.parse_args(argv)
     items = completions(args.completions, args.slow_share, args.seed)

@@ -87,6 +87,7 @@ def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dic
     """Score the dev pairs; return the figures (also printed)."""
     from evalscope_phys.scoring import score_answer
     from evalscope_phys.scoring.engine import warm_up
+    from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
     rows = [json.loads(line) for line in open(path, encoding='utf-8') if line.strip()]
     if limit:
         rows = rows[:limit]
@@ -128,7 +129,7 @@ def bench_pairs(path: str, limit: Optional[int] = None, cpu: bool = True) -> Dic
         'speedup_mean': statistics.mean(official) / statistics.mean(seconds),
         'speedup_cpu_mean': statistics.mean(official) / statistics.mean(cpu_seconds),
         'load_average': os.getloadavg()[0],
-        'over_5s': sum(1 for s in seconds if s > 5.0),
+        'over_5s': sum(1 for s in seconds if s > ANSWER_DEADLINE),
         'fair_pairs': fair_total,
         'fair_within_5': fair_agree,
         'fair_agreement': fair_agree / fair_total if fair_total else float('nan'),

@@ -5,7 +5,7 @@
 Scores the dev pairs (``../shared/data/eed/eed_dev_pairs.jsonl``) with the engine in this process,
 collecting every tree pair EED compares, then times, interleaved per round, ``tree_edit_distance``
 (numpy anti-diagonals for large trees, the loop for small ones) and the pre-numpy loop kept in
-``tests/scoring/eed_oracle.py``, in CPU seconds. Prints the ratio, whether every distance is
+``tests/scoring/eed/eed_oracle.py``, in CPU seconds. Prints the ratio, whether every distance is
 bit-equal, and the load average.
 """
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import List, Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalscope_phys.scoring import eed  # noqa: E402
+from evalscope_phys.scoring.eed import eed  # noqa: E402
 from evalscope_phys.scoring.engine import clear_cache, score_answer  # noqa: E402
-from tests.scoring.eed_oracle import oracle_distance  # noqa: E402
+from tests.scoring.eed.eed_oracle import oracle_distance  # noqa: E402
 
 DEFAULT_PAIRS = ROOT / '..' / 'shared' / 'data' / 'eed' / 'eed_dev_pairs.jsonl'
 

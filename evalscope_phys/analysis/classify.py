@@ -8,14 +8,13 @@ the client's retries is an ``error``: reported, never cached, so the next run as
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, conversation
+from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, call_key, conversation
 from evalscope_phys.llm.untrusted import addresses_grader
 
 from .contract import (ERROR, PROMPT_PATH, UNCLEAR, UNPARSEABLE, ContractError, Judgement, correction, load_prompt,
@@ -59,21 +58,11 @@ class ClassifyStats:
     unparseable: int
 
 
-def call_key(judge_model: str, prompt: str) -> str:
-    """The cache key: the same judge given the same prompt (template, problem, solutions) is never asked twice."""
-    digest = hashlib.sha256()
-    for part in (judge_model, prompt):
-        digest.update(part.encode('utf-8', errors='replace'))
-        digest.update(b'\x00')
-    return digest.hexdigest()
-
-
 def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: JsonlCache,
              progress: Optional[Callable[[Diagnosis], None]] = None) -> Tuple[List[Diagnosis], ClassifyStats]:
     """An outcome per sample, in order; cached answers cost no call."""
     template = load_prompt(settings.prompt_path)
-    client = ChatClient(settings.base_url, settings.model, settings.api_key, max_retries=settings.max_retries,
-                        backoff=settings.backoff, timeout=settings.timeout, max_tokens=settings.max_tokens)
+    client = settings.client()
 
     def one(sample: WrongSample) -> Diagnosis:
         steps = tuple(solution_steps(sample.solution))

@@ -8,7 +8,6 @@ that still fails after its retries is recorded as ``error`` and not cached, so a
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple
 
+from evalscope_phys.llm.cache import call_key
 from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, json_objects
 from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import data_block
@@ -119,32 +119,19 @@ def parse_reply(reply: str, case: Optional[str] = None) -> Tuple[str, str]:
     return label, ' '.join(reason.split())
 
 
-def pair_key(model: str, template: str, eval_text: str, pool_text: str) -> str:
-    h = hashlib.sha256()
-    for part in (model, template, eval_text, pool_text):
-        h.update(part.encode('utf-8'))
-        h.update(b'\x00')
-    return h.hexdigest()
-
-
 class JudgeCache(JsonlCache):
     """Append-only JSONL of answered calls (:class:`evalscope_phys.llm.JsonlCache`); a torn last line is dropped."""
-
-
-def _client(config: JudgeConfig) -> ChatClient:
-    return ChatClient(config.base_url, config.model, config.api_key, max_retries=config.max_retries,
-                      backoff=config.backoff, timeout=config.timeout, max_tokens=config.max_tokens)
 
 
 def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: JudgeCache,
                 progress: Optional[Callable[[int], None]] = None) -> Tuple[List[PairLabel], JudgeStats]:
     """A verdict for each (eval text, pool text) pair, from the cache when it has one."""
     template = load_prompt(config.prompt_path)
-    client = _client(config)
+    client: ChatClient = config.client()
     verdicts: List[Optional[PairLabel]] = [None] * len(pairs)
     todo = []
     for i, (eval_text, pool_text) in enumerate(pairs):
-        key = pair_key(config.model, template, eval_text, pool_text)
+        key = call_key(config.model, template, eval_text, pool_text)
         hit = cache.get(key)
         if hit is not None:
             verdicts[i] = PairLabel(hit['label'], hit['reason'], hit.get('raw', ''), cached=True)

@@ -8,7 +8,7 @@ import json
 import os
 import socket
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 from urllib.parse import urlparse
 
 from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map, resolve_snapshot_or_local_path
@@ -79,6 +79,7 @@ def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = N
     check_own_dataset_args(adapter)
     dataset_id = adapter.dataset_id
     if os.path.exists(dataset_id):
+        _start_scoring_workers()
         return Path(dataset_id)
     hint = (
         f"Set dataset_args.{adapter.name}.local_path to a local copy, e.g. "
@@ -91,10 +92,23 @@ def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = N
             f'{adapter.name}: the {adapter.dataset_hub} hub is unreachable, so dataset {dataset_id!r} '
             f'cannot be downloaded. {hint}'
         )
+    _start_scoring_workers()  # the download, if any, overlaps the boot too
     try:
         return Path(resolve_snapshot_or_local_path(adapter, allow_file_pattern=list(allow_file_pattern or [])))
     except Exception as exc:
         raise DatasetUnavailableError(f'{adapter.name}: downloading {dataset_id!r} failed ({exc}). {hint}') from exc
+
+
+def _start_scoring_workers() -> None:
+    """Begin booting the scoring workers (no wait), so the boot overlaps reading rows and inference.
+
+    Why here: every adapter's ``load()`` starts by locating its data; answers are scored only after
+    the model has replied, by when the workers are ready and no answer waits for them.
+    """
+    from evalscope_phys.scoring import engine  # noqa: F401  registers the engine for the workers' preload
+    from evalscope_phys.scoring.run.pool import start_pool
+
+    start_pool()
 
 
 def find_data_file(root: Path, candidates: Iterable[str], what: str) -> Path:
@@ -164,12 +178,16 @@ def _read_parquet(path: Path) -> List[Any]:
         raise UnreadableDatasetError(f'{path}: not a readable parquet file ({exc})') from None
 
 
+def first_ids(ids: Sequence[Any], shown: int = 10) -> str:
+    """``'a, b, c ...'``: the first ``shown`` ids of a logged count."""
+    return ', '.join(map(str, ids[:shown])) + (' ...' if len(ids) > shown else '')
+
+
 def log_skipped(benchmark: str, skipped: Dict[str, List[str]]) -> None:
     """One warning per reason, with a count and the first ids, so nothing disappears unexplained."""
     for reason, ids in skipped.items():
         if ids:
-            logger.warning('%s: excluded %d record(s): %s (ids: %s%s)', benchmark, len(ids), reason,
-                           ', '.join(map(str, ids[:10])), ' ...' if len(ids) > 10 else '')
+            logger.warning('%s: excluded %d record(s): %s (ids: %s)', benchmark, len(ids), reason, first_ids(ids))
 
 
 def check_something_to_evaluate(benchmark: str, record_map: Dict[str, List[Any]],
@@ -199,14 +217,11 @@ def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], l
 
     The end of every adapter's load: logs the exclusions (``skipped``: reason -> record ids; required,
     so no adapter can drop them) and stops with one message naming them when nothing is left to evaluate.
-    Also starts booting the scoring workers (without waiting): scoring follows the first answers,
-    and the boot (seconds on a loaded machine) then overlaps inference instead of delaying scoring.
+    Also makes sure the scoring workers are booting (:func:`locate_dataset` starts them first).
     """
-    from evalscope_phys.scoring.pool import start_pool
-
     log_skipped(adapter.name, skipped)
     check_something_to_evaluate(adapter.name, record_map, skipped, location)
-    start_pool()
+    _start_scoring_workers()  # a no-op when locate_dataset started them
     return build_dataset_dict_from_record_map(
         record_map=record_map,
         sample_fields=adapter.record_to_sample,
@@ -216,6 +231,74 @@ def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], l
         shuffle=adapter.shuffle,
         seed=adapter.seed,
     ), None
+
+
+class Excluded(NamedTuple):
+    """A row that cannot become a sample: why (the logged reason) and the row's id."""
+
+    reason: str
+    record_id: str
+
+
+class Kept(NamedTuple):
+    """A row to evaluate, as ``record_to_sample`` will read it, and its subset."""
+
+    subset: str
+    record: Dict[str, Any]
+
+
+#: what :meth:`RecordLoader.sort_record` says of a row; None: outside the chosen subsets or split, not counted
+Placement = Union[Kept, Excluded, None]
+
+
+class RecordLoader:
+    """The one ``load()`` of every physics adapter: files -> rows -> kept or excluded (with a reason) -> dataset.
+
+    Placed before EvalScope's adapter class. An adapter says where its files are (:meth:`dataset_files`),
+    optionally how a file reads (:meth:`read_file`) and what each row is (:meth:`sort_record`); the
+    skeleton counts exclusions by reason, so every "nothing to evaluate" error names them.
+    """
+
+    #: how :meth:`unread_reference` rows are named in the warning that counts them
+    unread_reference_kind = 'reference solution(s)'
+
+    def dataset_files(self) -> Tuple[List[Path], Any]:
+        """The files to read, in order, and the location the messages name (checks the options first)."""
+        raise NotImplementedError
+
+    def read_file(self, path: Path) -> List[Any]:
+        """The rows of one file."""
+        return read_rows(path)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        """Row ``row`` (from 1) of ``path``: kept in a subset, excluded with a reason, or None (not chosen)."""
+        raise NotImplementedError
+
+    def unread_reference(self, record: Dict[str, Any]) -> Optional[str]:
+        """The id of a kept record whose reference solution states no final answer the engine can read."""
+        return None
+
+    def load(self) -> Tuple[DatasetDict, None]:
+        """Every row of every file kept or excluded with its reason; then :func:`records_dataset`."""
+        files, location = self.dataset_files()
+        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
+        skipped: Dict[str, List[str]] = {}
+        unread: List[str] = []
+        for path in files:
+            for row, record in enumerate(self.read_file(path), 1):
+                placed = self.sort_record(record, path, row)
+                if isinstance(placed, Excluded):
+                    skipped.setdefault(placed.reason, []).append(placed.record_id)
+                elif placed is not None and placed.subset in record_map:
+                    record_map[placed.subset].append(placed.record)
+                    rid = self.unread_reference(placed.record)
+                    if rid:
+                        unread.append(rid)
+        if unread:
+            logger.warning('%s: %d %s state no final answer the engine can read; they are judged against the full '
+                           'solution, or unscored without a judge (ids: %s)', self.name, len(unread),
+                           self.unread_reference_kind, first_ids(unread))
+        return records_dataset(self, record_map, location, skipped=skipped)
 
 
 #: English and Chinese, as UGPhysics and OlympiadBench release them

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, SEED, STRICT, STRICT_ALL, verdict_score
@@ -113,22 +113,17 @@ def normalise_record(record: Any) -> Dict[str, Any]:
                                                     'release (1%/2%/4%, the official scorer since 2025-10).'}},
     )
 )
-class CMPhysBenchAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
+class CMPhysBenchAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter):
     """Reads the released records; SEED and the engine's verdicts for each answer."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
-        root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl'])
-        path = find_data_file(root, DATA_FILES, 'CMPhysBench')
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = defaultdict(list)
-        for record in read_rows(path):
-            problem = normalise_record(record)
-            reason = self._exclusion(problem)
-            if reason:
-                skipped[reason].append(problem['id'])
-            else:
-                record_map[problem['subset']].append(problem)
-        return records_dataset(self, record_map, path, skipped=skipped)
+    def dataset_files(self) -> Tuple[List[Path], Path]:
+        path = find_data_file(locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl']), DATA_FILES, 'CMPhysBench')
+        return [path], path
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        problem = normalise_record(record)
+        reason = self._exclusion(problem)
+        return Excluded(reason, problem['id']) if reason else Kept(problem['subset'], problem)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

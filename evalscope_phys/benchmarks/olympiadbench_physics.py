@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import Score
@@ -18,8 +18,8 @@ from evalscope.constants import Tags
 
 from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import (
-    EN_ZH, DatasetUnavailableError, chosen_languages, languages_param, locate_dataset, read_rows,
-    records_dataset,
+    EN_ZH, DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader, chosen_languages, languages_param,
+    locate_dataset,
 )
 from evalscope_phys.benchmarks.vision import (
     DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, figure_limits, request_limit_param,
@@ -97,7 +97,7 @@ answer list, which the upstream `olympiad_bench` adapter has no notion of.
         extra_params={'languages': languages_param(LANGUAGES), MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
+class OlympiadBenchPhysicsAdapter(RecordLoader, FigureLimitsMixin, VisionLanguageAdapter):
     """Reads the original release JSON or the hub files; scores with each record's tolerance and unit."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -107,11 +107,34 @@ class OlympiadBenchPhysicsAdapter(FigureLimitsMixin, VisionLanguageAdapter):
         if unknown:
             raise ValueError(f'olympiadbench_physics: unknown subsets {sorted(unknown)}; choose from {SUBSET_LIST}')
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
         root = locate_dataset(self, allow_file_pattern=['*physics*'])
-        files = data_files(root)
-        record_map, skipped = collect_records(files, self.subset_list, self.languages)
-        return records_dataset(self, record_map, str(root), skipped=skipped)
+        return data_files(root), str(root)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        if not isinstance(record, dict):
+            return Excluded('not a JSON object', '?')
+        language = record_language(record, path)
+        rid = str(record.get('id', '?'))
+        if language not in self.languages:
+            return None
+        kind = f"{record.get('label') or ''} {record.get('question_type') or ''}".lower()
+        if 'theorem' in kind or 'proof' in kind:
+            return Excluded('theorem proving (no final answer to score)', rid)
+        if str(record.get('answer_type') or '').strip().lower() in HUMAN_ONLY_TYPES:
+            return Excluded('answer needs human evaluation', rid)
+        if not str(record.get('question') or '').strip():
+            return Excluded('no question text', rid)
+        subset = WITH_IMAGES if has_images(record) else TEXT_ONLY
+        if subset not in self.subset_list:
+            return None
+        try:
+            alternatives = record_alternatives(record)
+        except ValueError as exc:
+            return Excluded('no final answer' if 'no final answer' in str(exc) else 'answer types do not match the answer',
+                            rid)
+        return Kept(subset, {**record, '_id': rid, '_language': language, '_subset': subset,
+                             '_alternatives': alternatives})
 
     @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
@@ -227,40 +250,6 @@ def record_alternatives(record: Dict[str, Any]) -> List[List[AnswerPart]]:
     if not alternatives:
         raise ValueError(problems[0] if problems else 'no final answer')
     return alternatives
-
-
-def collect_records(files: List[Path], subsets: List[str],
-                    languages: List[str]) -> Tuple[Dict[str, List[Dict[str, Any]]], Dict[str, List[str]]]:
-    """Records per subset, with the ids excluded for each reason."""
-    record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in subsets}
-    skipped: Dict[str, List[str]] = {
-        'theorem proving (no final answer to score)': [], 'answer needs human evaluation': [],
-        'no question text': [], 'no final answer': [], 'answer types do not match the answer': [],
-    }
-    for path in files:
-        for record in read_rows(path):
-            language = record_language(record, path)
-            rid = str(record.get('id', '?'))
-            if language not in languages:
-                continue
-            kind = f"{record.get('label') or ''} {record.get('question_type') or ''}".lower()
-            subset = WITH_IMAGES if has_images(record) else TEXT_ONLY
-            if 'theorem' in kind or 'proof' in kind:
-                skipped['theorem proving (no final answer to score)'].append(rid)
-            elif str(record.get('answer_type') or '').strip().lower() in HUMAN_ONLY_TYPES:
-                skipped['answer needs human evaluation'].append(rid)
-            elif not str(record.get('question') or '').strip():
-                skipped['no question text'].append(rid)
-            elif subset in record_map:
-                try:
-                    alternatives = record_alternatives(record)
-                except ValueError as exc:
-                    key = 'no final answer' if 'no final answer' in str(exc) else 'answer types do not match the answer'
-                    skipped[key].append(rid)
-                    continue
-                record_map[subset].append({**record, '_id': rid, '_language': language, '_subset': subset,
-                                           '_alternatives': alternatives})
-    return record_map, skipped
 
 
 def answer_hint(parts: List[AnswerPart]) -> str:

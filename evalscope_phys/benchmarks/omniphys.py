@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
 from evalscope.api.messages import ChatMessageUser
@@ -32,8 +32,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
-from evalscope_phys.benchmarks.base import (DatasetUnavailableError, check_own_dataset_args, find_data_file, read_rows,
-                                          records_dataset)
+from evalscope_phys.benchmarks.base import (DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader,
+                                          check_own_dataset_args, find_data_file)
 from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
@@ -259,14 +259,14 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
         },
     )
 )
-class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
+class OmniPhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Answers by the engine (judge for the undecided), every solution's process by the judge."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.image_root: Optional[Path] = None
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
         check_own_dataset_args(self)
         unknown = [s for s in self.subset_list if s not in LEVELS]
         if unknown:
@@ -278,18 +278,13 @@ class OmniPhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAda
                 '--dataset-args \'{"omniphys": {"local_path": "/data/omniphys"}}\'.')
         path = find_data_file(Path(self.dataset_id), DATA_FILES, 'OmniPhys')
         self.image_root = path.parent
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {}
-        for record in read_rows(path):
-            rid = str(record.get('id', '?')) if isinstance(record, dict) else '?'
-            problem = self._problem(record)
-            if problem is not None:
-                skipped.setdefault(problem, []).append(rid)
-                continue
-            subset = label(record['level'], LEVELS)
-            if subset in record_map:
-                record_map[subset].append(record)
-        return records_dataset(self, record_map, str(path), skipped=skipped)
+        return [path], str(path)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        problem = self._problem(record)
+        if problem is not None:
+            return Excluded(problem, str(record.get('id', '?')) if isinstance(record, dict) else '?')
+        return Kept(label(record['level'], LEVELS), record)
 
     def _problem(self, record: Any) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

@@ -1,16 +1,17 @@
 """PHYBench: 500 original physics problems whose answers are single symbolic expressions."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
@@ -75,26 +76,26 @@ answers are scored here.
         prompt_template=PROMPT_TEMPLATE,
     )
 )
-class PHYBenchAdapter(DefaultDataAdapter):
+class PHYBenchAdapter(RecordLoader, DefaultDataAdapter):
     """Reads the release JSON and scores every answer through the evalscope-phys engine."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
-        root = locate_dataset(self, allow_file_pattern=[f'*{name}' for name in DATA_FILES])
-        path = find_data_file(root, DATA_FILES, 'PHYBench')
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {'no reference answer': [], 'unknown tag': [], 'no problem text': []}
-        for record in read_rows(path):
-            rid = str(record.get('id', '?'))
-            subset = TAG_TO_SUBSET.get(str(record.get('tag', '')).upper())
-            if subset is None:
-                skipped['unknown tag'].append(rid)
-            elif not str(record.get('content') or '').strip():
-                skipped['no problem text'].append(rid)
-            elif not str(record.get('answer') or '').strip():
-                skipped['no reference answer'].append(rid)
-            elif subset in record_map:
-                record_map[subset].append(record)
-        return records_dataset(self, record_map, str(path), skipped=skipped)
+    def dataset_files(self) -> Tuple[List[Path], Path]:
+        path = find_data_file(locate_dataset(self, allow_file_pattern=[f'*{name}' for name in DATA_FILES]),
+                              DATA_FILES, 'PHYBench')
+        return [path], path
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        if not isinstance(record, dict):
+            return Excluded('not a JSON object', '?')
+        rid = str(record.get('id', '?'))
+        subset = TAG_TO_SUBSET.get(str(record.get('tag', '')).upper())
+        if subset is None:
+            return Excluded('unknown tag', rid)
+        if not str(record.get('content') or '').strip():
+            return Excluded('no problem text', rid)
+        if not str(record.get('answer') or '').strip():
+            return Excluded('no reference answer', rid)
+        return Kept(subset, record)
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         return Sample(

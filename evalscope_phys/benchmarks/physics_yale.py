@@ -2,20 +2,19 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, read_rows, \
-    records_dataset
+from evalscope_phys.benchmarks.base import DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader, \
+    locate_dataset
 from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.scoring.routing import needs_judge, refuse_grader_address
 from evalscope_phys.benchmarks.multipart import score_parts
@@ -175,26 +174,21 @@ def answer_metrics_and_weights(subs: Sequence[Dict[str, Any]]) -> Tuple[Dict[str
                                 'value': 'all', 'choices': list(SPLITS)}},
     )
 )
-class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
+class PhysicsYaleAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter):
     """Scores each reference answer through the engine; the judge (optional) sees only undecided ones."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], Path]:
         split = str(self.extra_params.get('split') or 'all').lower()
         if split not in SPLITS:
             raise ValueError(f'physics_yale: unknown split {split!r}; choose from {list(SPLITS)}')
         root = locate_dataset(self, allow_file_pattern=list(DATA_FILES))
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = defaultdict(list)
         files = data_files(root, split)
-        for path in files:
-            for record in read_rows(path):
-                problem = normalise_record(record, path.stem)
-                reason = self._exclusion(problem)
-                if reason:
-                    skipped[reason].append(problem['id'])
-                else:
-                    record_map[problem['domain']].append(problem)
-        return records_dataset(self, record_map, files[0] if len(files) == 1 else root, skipped=skipped)
+        return files, files[0] if len(files) == 1 else root
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        problem = normalise_record(record, path.stem)
+        reason = self._exclusion(problem)
+        return Excluded(reason, problem['id']) if reason else Kept(problem['domain'], problem)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):
@@ -223,7 +217,8 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
     def match_score(
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
-        matched = score_parts(task_state.metadata['answers'], original_prediction)
+        matched = score_parts(task_state.metadata['answers'], original_prediction, question=task_state.input_text,
+                              labels=task_state.metadata.get('labels') or ())
         subs = [p.to_dict() for p in matched.parts]
         values, weights = answer_metrics_and_weights(subs)
         score = Score(prediction=original_prediction,
@@ -239,7 +234,7 @@ class PhysicsYaleAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
     def judge_pending(self, rule_score: Score, context) -> Dict[str, Tuple[str, str]]:
         """Answers the routing sends (scope as configured), and every labelled part that offers several values."""
         references = context.task_state.metadata['answers']
-        labelled = rule_score.metadata.get('matched_by') == 'labelled'
+        labelled = rule_score.metadata.get('matched_by') == 'label'
         routes, pending = {}, {}
         for i, (ref, sub) in enumerate(zip(references, rule_score.metadata['sub_verdicts']), 1):
             key = f'part_{i}'

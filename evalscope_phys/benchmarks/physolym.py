@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from numbers import Number
-from typing import Any, Dict, List, Optional, Tuple
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.metric.semantics import MetricSelector
@@ -21,11 +22,12 @@ from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import (
     DatasetUnavailableError,
+    Excluded,
+    Kept,
+    Placement,
+    RecordLoader,
     find_data_file,
     locate_dataset,
-    logger,
-    read_rows,
-    records_dataset,
 )
 from evalscope_phys.judge.rules_first import RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.physolym_records import RELEASE, normalise_record
@@ -130,10 +132,10 @@ own problems in our schema (`evalscope_phys/data/demo/physolym_sample.jsonl`, wi
         prompt_template=PROMPT_TEMPLATE,
     )
 )
-class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
+class PhysOlymAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter):
     """Reads our schema and the PhysOlym-A release; rules score, the judge only sees what they cannot decide."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
         try:
             root = locate_dataset(self, allow_file_pattern=['*.jsonl', '*.json'])
         except DatasetUnavailableError as exc:
@@ -141,35 +143,20 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
                 raise
             raise DatasetUnavailableError(f'{exc} PhysOlym-A ({HUB_ID}) is published on Hugging Face: '
                                           'add --dataset-hub huggingface.') from exc
+        self._kept_ids: Set[str] = set()  # of this load: a later row with one of them is a duplicate
         path = find_data_file(root, DATA_FILES, 'PhysOlym JSONL')
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = defaultdict(list)
-        seen: set = set()
-        unanswered: List[str] = []
-        for row, record in enumerate(read_rows(path), 1):
-            problem = self._problem_of(record, row, skipped, seen)
-            if problem is not None:
-                record_map[problem['language']].append(problem)
-                if problem['reference'] is None:
-                    unanswered.append(problem['id'])
-        if unanswered:
-            logger.warning('%s: %d reference solution(s) state no final answer the engine can read; they are judged '
-                           'against the full solution, or unscored without a judge (ids: %s%s)', self.name,
-                           len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
-        return records_dataset(self, record_map, str(path), skipped=skipped)
+        return [path], str(path)
 
-    def _problem_of(self, record: Any, row: int, skipped: Dict[str, List[str]], seen: set) -> Optional[Dict[str, Any]]:
-        """The normalised record if it can become a sample, else None with the reason counted."""
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
         if not isinstance(record, dict):
-            skipped['not a JSON object'].append('?')
-            return None
+            return Excluded('not a JSON object', '?')
         problem = normalise_record(record, row)
         rid = problem['id'] or '?'
         tolerance = problem['tolerance']
         release = problem['layout'] == RELEASE
         reasons = [
             (rid == '?', 'no id'),
-            (rid in seen, 'duplicate id'),
+            (rid in self._kept_ids, 'duplicate id'),
             (not problem['problem'].strip(), 'no problem text'),
             (not release and problem['reference'] in (None, '', []), 'no usable answer'),
             (tolerance is not None and (not isinstance(tolerance, Number) or isinstance(tolerance, bool)
@@ -179,10 +166,12 @@ class PhysOlymAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
         ]
         for failed, reason in reasons:
             if failed:
-                skipped[reason].append(rid)
-                return None
-        seen.add(rid)
-        return problem
+                return Excluded(reason, rid)
+        self._kept_ids.add(rid)
+        return Kept(problem['language'], problem)
+
+    def unread_reference(self, record: Dict[str, Any]) -> Optional[str]:
+        return record['id'] if record['reference'] is None else None
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         reference = record['reference']

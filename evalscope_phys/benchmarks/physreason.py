@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import ScoreStatus, Tags
 
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import (Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset,
+                                           read_rows)
 from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, route_answers
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
@@ -100,21 +100,12 @@ def _number(key: str) -> int:
     return int(tail) if tail.isdigit() else 10**6
 
 
-def read_problems(root: Path) -> Tuple[List[Dict[str, Any]], str]:
-    """Problems from a release folder of ``problem.json`` files, or from one JSON/JSONL file."""
-    if root.is_dir():
-        files = sorted(root.rglob(PROBLEM_FILE))
-        if files:
-            problems = []
-            for path in files:
-                try:
-                    problems.append(normalise_record(json.loads(path.read_text(encoding='utf-8')), path.parent.name))
-                except (OSError, ValueError, AttributeError) as exc:
-                    problems.append({'id': path.parent.name, 'broken': f'unreadable problem.json ({exc})'})
-            return problems, str(root)
-    path = find_data_file(root, DATA_FILES, 'PhysReason')
-    return [normalise_record(r) if isinstance(r, dict) else {'id': '?', 'broken': 'not a JSON object'}
-            for r in read_rows(path)], str(path)
+def release_problem(path: Path) -> Dict[str, Any]:
+    """One ``<problem_id>/problem.json`` of a release folder as a problem (``broken`` says why not)."""
+    try:
+        return normalise_record(json.loads(path.read_text(encoding='utf-8')), path.parent.name)
+    except (OSError, ValueError, AttributeError) as exc:
+        return {'id': path.parent.name, 'broken': f'unreadable problem.json ({exc})'}
 
 
 def _mean(values: List[float]) -> Optional[float]:
@@ -158,21 +149,28 @@ def sub_answer_metrics(subs: List[Dict[str, Any]]) -> Dict[str, float]:
         prompt_template=PROMPT_TEMPLATE,
     )
 )
-class PhysReasonAdapter(RulesFirstJudgeMixin, DefaultDataAdapter):
+class PhysReasonAdapter(RecordLoader, RulesFirstJudgeMixin, DefaultDataAdapter):
     """Scores each sub-answer through the engine; the judge (optional) sees only undecided ones."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
+        """A release folder's ``problem.json`` files, else one JSON/JSONL file of records."""
         root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl'])
-        problems, location = read_problems(root)
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = defaultdict(list)
-        for problem in problems:
-            reason = self._exclusion(problem)
-            if reason:
-                skipped[reason].append(problem['id'])
-            else:
-                record_map[problem['difficulty']].append(problem)
-        return records_dataset(self, record_map, location, skipped=skipped)
+        files = sorted(root.rglob(PROBLEM_FILE)) if root.is_dir() else []
+        self._release_folder = bool(files)
+        if files:
+            return files, str(root)
+        path = find_data_file(root, DATA_FILES, 'PhysReason')
+        return [path], str(path)
+
+    def read_file(self, path: Path) -> List[Dict[str, Any]]:
+        if self._release_folder:
+            return [release_problem(path)]
+        return [normalise_record(r) if isinstance(r, dict) else {'id': '?', 'broken': 'not a JSON object'}
+                for r in read_rows(path)]
+
+    def sort_record(self, record: Dict[str, Any], path: Path, row: int) -> Placement:
+        reason = self._exclusion(record)
+        return Excluded(reason, record['id']) if reason else Kept(record['difficulty'], record)
 
     def _exclusion(self, problem: Dict[str, Any]) -> Optional[str]:
         if problem.get('broken'):

@@ -6,14 +6,15 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import DatasetUnavailableError, locate_dataset, logger, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import (DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader,
+                                           locate_dataset, read_rows)
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin, record_routes
 from evalscope_phys.benchmarks.solutions import no_reference_verdict, reference_final_answer
 from evalscope_phys.benchmarks.vision import (
@@ -26,6 +27,7 @@ from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT,
 OPEN_ENDED, MULTIPLE_CHOICE = 'open_ended', 'multiple_choice'
 #: subset -> release file (English)
 DATA_FILES = {OPEN_ENDED: 'PhysUnivBench_en_OE.json', MULTIPLE_CHOICE: 'PhysUnivBench_en_MCQ.json'}
+FILE_SUBSETS = {name: subset for subset, name in DATA_FILES.items()}
 #: figure folders: ``images_full`` in the GitHub release, ``images`` on the Hugging Face hub
 IMAGE_DIRS = ('images_full', 'images')
 OPTION_LABELS = ('A', 'B', 'C', 'D')
@@ -101,44 +103,44 @@ def parse_mcq_options(raw: Any) -> Dict[str, str]:
         extra_params={MAX_REQUEST_BYTES: request_limit_param()},
     )
 )
-class PhysUniBenchAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
+class PhysUniBenchAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Open-ended answers by the engine (judge for what it cannot decide), multiple choice by letter."""
+
+    unread_reference_kind = 'open-ended reference solution(s)'
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.image_root: Optional[Path] = None
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
+        """One release file per chosen subset."""
         root = locate_dataset(self, allow_file_pattern=[*DATA_FILES.values(), *(f'{d}/*' for d in IMAGE_DIRS)])
         if root.is_file():
             root = root.parent
         self.image_root = next((root / d for d in IMAGE_DIRS if (root / d).is_dir()), root)
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {}
-        unanswered: List[str] = []
-        for subset in self.subset_list:
-            if subset not in DATA_FILES:
-                raise ValueError(f'Unknown PhysUniBench subset {subset!r}; choose from {list(DATA_FILES)}.')
-            path = root / DATA_FILES[subset]
-            if not path.is_file():
-                raise DatasetUnavailableError(f'{self.name}: {DATA_FILES[subset]} not found in {root}.')
-            for record in read_rows(path):
-                rid = f'{subset}:{record.get("id", "?")}' if isinstance(record, dict) else f'{subset}:?'
-                problem = self._problem(record, subset)
-                if problem is not None:
-                    skipped.setdefault(problem, []).append(rid)
-                    continue
-                record = {**record, '_subset': subset}
-                if subset == OPEN_ENDED:
-                    record['_reference'] = reference_final_answer(record['answer'])
-                    if record['_reference'] is None:
-                        unanswered.append(rid)
-                record_map[subset].append(record)
-        if unanswered:
-            logger.warning('%s: %d open-ended reference solution(s) state no final answer the engine can read; '
-                           'they are judged against the full solution, or unscored without a judge (ids: %s%s)',
-                           self.name, len(unanswered), ', '.join(unanswered[:10]), ' ...' if len(unanswered) > 10 else '')
-        return records_dataset(self, record_map, str(root), skipped=skipped)
+        unknown = [subset for subset in self.subset_list if subset not in DATA_FILES]
+        if unknown:
+            raise ValueError(f'Unknown PhysUniBench subset {unknown[0]!r}; choose from {list(DATA_FILES)}.')
+        return [root / DATA_FILES[subset] for subset in self.subset_list], str(root)
+
+    def read_file(self, path: Path) -> List[Any]:
+        if not path.is_file():
+            raise DatasetUnavailableError(f'{self.name}: {path.name} not found in {path.parent}.')
+        return read_rows(path)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        subset = FILE_SUBSETS[path.name]
+        rid = f'{subset}:{record.get("id", "?")}' if isinstance(record, dict) else f'{subset}:?'
+        problem = self._problem(record, subset)
+        if problem is not None:
+            return Excluded(problem, rid)
+        record = {**record, '_subset': subset, '_id': rid}
+        if subset == OPEN_ENDED:
+            record['_reference'] = reference_final_answer(record['answer'])
+        return Kept(subset, record)
+
+    def unread_reference(self, record: Dict[str, Any]) -> Optional[str]:
+        return record['_id'] if record['_subset'] == OPEN_ENDED and record['_reference'] is None else None
 
     def _problem(self, record: Any, subset: str) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

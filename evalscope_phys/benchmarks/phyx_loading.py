@@ -13,17 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from evalscope.api.dataset import DatasetDict
-
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset
 from evalscope_phys.benchmarks.vision import check_images, image_data_uri, resolve_image
 
 
-class PhyXLocalLoading(compat.FigureLoaderHook):
+class PhyXLocalLoading(RecordLoader, compat.FigureLoaderHook):
     """Mixin placed before EvalScope's ``PhyXOEAdapter``: ``load()`` and figures for either PhyX layout."""
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
         phyx = compat.phyx_upstream()
         if self.eval_split not in (phyx.full_split, phyx.mini_split):
             raise ValueError(f"Unknown PhyX eval_split {self.eval_split!r}: use '{phyx.full_split}' or "
@@ -35,22 +33,19 @@ class PhyXLocalLoading(compat.FigureLoaderHook):
                                                         f'{phyx.data_dir}/{phyx.image_dir}/*'])
         path = find_data_file(root, [phyx.record_file], 'PhyX')
         self.image_root = str(path.parent / phyx.image_dir)
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {}
-        for record in read_rows(path):
-            if not isinstance(record, dict):
-                skipped.setdefault('not a JSON object', []).append('?')
-                continue
-            problem = self._problem(record, phyx)
-            if problem is not None:
-                skipped.setdefault(problem, []).append(str(record.get('index', '?')))
-                continue
-            if self.eval_split == phyx.mini_split and int(record['index']) >= phyx.mini_size:
-                continue
-            subset = phyx.category_to_subset[record['category']]
-            if subset in record_map:
-                record_map[subset].append(record)
-        return records_dataset(self, record_map, str(path), skipped=skipped)
+        self._phyx = phyx
+        return [path], str(path)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        if not isinstance(record, dict):
+            return Excluded('not a JSON object', '?')
+        phyx = self._phyx
+        problem = self._problem(record, phyx)
+        if problem is not None:
+            return Excluded(problem, str(record.get('index', '?')))
+        if self.eval_split == phyx.mini_split and int(record['index']) >= phyx.mini_size:
+            return None
+        return Kept(phyx.category_to_subset[record['category']], record)
 
     def _problem(self, record: Dict[str, Any], phyx: compat.PhyXUpstream) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import find_data_file, locate_dataset, read_rows, records_dataset
+from evalscope_phys.benchmarks.base import Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
@@ -165,18 +165,19 @@ def answer_part(prediction: str) -> str:
         },
     )
 )
-class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
+class SeePhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdapter):
     """Records -> figure messages; answers by the engine, the judge only for undecided ones."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.image_root: Optional[Path] = None
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
+        """The record file; a parquet one stands for every parquet shard beside it."""
         grouping = self.extra_params.get('subset_by') or 'level'
         if grouping not in GROUPINGS:
             raise ValueError(f'seephys: subset_by must be one of {list(GROUPINGS)}, not {grouping!r}.')
-        key, table = GROUPINGS[grouping]
+        table = GROUPINGS[grouping][1]
         if grouping != 'level' and list(self.subset_list) == SUBSET_LIST:
             self.subset_list = list(table)
         unknown = [s for s in self.subset_list if s not in table]
@@ -185,35 +186,22 @@ class SeePhysAdapter(FigureLimitsMixin, RulesFirstJudgeMixin, VisionLanguageAdap
         root = locate_dataset(self, allow_file_pattern=['*.json', '*.jsonl', '*.parquet', '*.png', '*.jpg', '*.jpeg'])
         path = find_data_file(root, DATA_FILES, 'SeePhys')
         self.image_root = path.parent
-        record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in self.subset_list}
-        skipped: Dict[str, List[str]] = {}
-        for record in self._read(path):
-            if not isinstance(record, dict):
-                skipped.setdefault('not a JSON object', []).append('?')
-                continue
-            rid = str(record.get('index', record.get('id', '?')))
-            record = {**record, '_level': normalise_label(record.get('level'), LEVELS),
-                      '_language': record_language(record),
-                      '_vision': normalise_label(record.get('vision_relevance'), VISION)}
-            problem = self._problem(record)
-            if problem is not None:
-                skipped.setdefault(problem, []).append(rid)
-                continue
-            subset = record[key]
-            if subset is None:
-                skipped.setdefault(f'no {grouping}', []).append(rid)
-            elif subset in record_map:
-                record_map[subset].append(record)
-        return records_dataset(self, record_map, str(path), skipped=skipped)
+        self._grouping = grouping
+        files = sorted(path.parent.glob('*.parquet')) if path.suffix == '.parquet' else [path]
+        return files, str(path)
 
-    @staticmethod
-    def _read(path: Path) -> List[Any]:
-        if path.suffix != '.parquet':
-            return read_rows(path)
-        rows: List[Any] = []
-        for shard in sorted(path.parent.glob('*.parquet')):
-            rows.extend(read_rows(shard))
-        return rows
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        if not isinstance(record, dict):
+            return Excluded('not a JSON object', '?')
+        rid = str(record.get('index', record.get('id', '?')))
+        record = {**record, '_level': normalise_label(record.get('level'), LEVELS),
+                  '_language': record_language(record),
+                  '_vision': normalise_label(record.get('vision_relevance'), VISION)}
+        problem = self._problem(record)
+        if problem is not None:
+            return Excluded(problem, rid)
+        subset = record[GROUPINGS[self._grouping][0]]
+        return Excluded(f'no {self._grouping}', rid) if subset is None else Kept(subset, record)
 
     def _problem(self, record: Dict[str, Any]) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""

@@ -13,19 +13,12 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
+from evalscope_phys.scoring.answer_types import type_code
 from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.labels import clean_label
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
 from evalscope_phys.scoring.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
-
-TYPE_NAMES = {
-    'NV': 'numeric', 'EX': 'expression', 'EQ': 'equation', 'IN': 'interval',
-    'TF': 'true_false', 'MC': 'multiple_choice',
-}
-TYPE_ALIASES = {
-    'numerical': 'NV', 'numeric': 'NV', 'number': 'NV', 'expression': 'EX', 'tuple': 'EX',
-    'equation': 'EQ', 'interval': 'IN', 'true/false': 'TF', 'truefalse': 'TF', 'boolean': 'TF',
-    'multiplechoice': 'MC', 'choice': 'MC',
-}
 
 
 @dataclass(frozen=True)
@@ -35,7 +28,7 @@ class AnswerPart:
     reference: str
     """LaTeX of the reference part."""
     answer_type: str = 'EX'
-    """One of :data:`TYPE_NAMES`."""
+    """One of :data:`evalscope_phys.scoring.answer_types.ANSWER_TYPES`."""
     unit: str = ''
     """The reference unit when the dataset keeps it apart ('' when none)."""
     tolerance: Optional[float] = None
@@ -53,17 +46,10 @@ def parse_answer_types(raw: object) -> Tuple[str, ...]:
         cleaned = line.strip().strip('\\').strip()
         if not cleaned:
             continue
-        codes = [_type_code(item) for item in cleaned.split(',')]
+        codes = [type_code(item) for item in cleaned.split(',')]
         if codes and all(codes):
             return tuple(codes)  # type: ignore[arg-type]
     raise ValueError(f'unknown answer type {text[:60]!r}')
-
-
-def _type_code(item: str) -> Optional[str]:
-    word = item.strip().strip('.').strip()
-    if word.upper() in TYPE_NAMES:
-        return word.upper()
-    return TYPE_ALIASES.get(re.sub(r'[\s_-]+', '', word.lower()))
 
 
 def split_labels(text: object, count: int) -> List[str]:
@@ -76,21 +62,12 @@ def split_labels(text: object, count: int) -> List[str]:
     wrapped = re.match(r'\\text\s*\{', raw)
     if wrapped and matching_brace(raw, wrapped.end() - 1) == len(raw) - 1 and ',' in raw:
         raw = raw[wrapped.end():-1]  # '\text{None, None}': one wrapper round the whole list
-    items = [_clean_label(item) for item in top_level_split(raw, (',',))] if raw else ['']
+    items = [clean_label(item) for item in top_level_split(raw, (',',))] if raw else ['']
     if len(items) == count:
         return items
     if len(items) == 1:
         return items * count
     return [''] * count
-
-
-def _clean_label(item: str) -> str:
-    item = re.sub(r'^(\\[,;: ]|~|\s)+', '', item).strip().strip('"').strip()
-    item = re.sub(r'^\$(.*)\$$', r'\1', item).strip()
-    inner = re.fullmatch(r'\\(text|mathrm)\s*\{\s*(.*?)\s*\}', item)
-    if inner and inner.group(2).lower() in ('none', ''):
-        return ''
-    return '' if item.lower() in ('none', 'null', '-') else item
 
 
 def build_parts(reference: str, answer_types: Sequence[str], *, multiple: bool = False,
@@ -157,8 +134,9 @@ def absolute_to_relative(reference: str, error: object) -> Optional[float]:
 
 
 def score_parts(parts: Sequence[AnswerPart], response: str, *, ordered: bool, eed: bool = True,
-                timeout: float = 5.0) -> Verdict:
-    """A response against typed parts, through the one engine call (``Verdict.parts`` per part).
+                timeout: float = ANSWER_DEADLINE) -> Verdict:
+    """A response against typed parts, through the one engine call and its pairing stage (``Verdict.parts``
+    per part, ``Verdict.matched_by`` how the response's pieces were paired with them).
 
     ``eed`` is reported only when every part is an expression.
     """

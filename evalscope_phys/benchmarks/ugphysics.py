@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from evalscope.api.benchmark import BenchmarkMeta, DefaultDataAdapter
-from evalscope.api.dataset import DatasetDict, Sample
+from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys.benchmarks.base import (
-    EN_ZH, chosen_languages, languages_param, locate_dataset, read_rows, records_dataset,
+    EN_ZH, DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader, chosen_languages, languages_param,
+    locate_dataset,
 )
 from evalscope_phys.benchmarks.typed_answers import AnswerPart, build_parts, parse_answer_types, score_parts
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
@@ -97,7 +98,7 @@ intervals (`IN`), yes/no (`TF`) and multiple choice (`MC`), often several per pr
         extra_params={'languages': languages_param(LANGUAGES)},
     )
 )
-class UGPhysicsAdapter(DefaultDataAdapter):
+class UGPhysicsAdapter(RecordLoader, DefaultDataAdapter):
     """Reads the release JSONL files; every answer part is scored by its type through the engine."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -105,14 +106,32 @@ class UGPhysicsAdapter(DefaultDataAdapter):
         self.category_map = {subject: [domain] for subject, domain in SUBJECT_DOMAINS.items()}
         self.languages = chosen_languages(self, LANGUAGES)
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def dataset_files(self) -> Tuple[List[Path], str]:
         root = locate_dataset(self, allow_file_pattern=['*/en.jsonl', '*/zh.jsonl'])
         files = [root] if root.is_file() else sorted(root.rglob('*.jsonl'))
         if not files:
-            from evalscope_phys.benchmarks.base import DatasetUnavailableError
             raise DatasetUnavailableError(f'ugphysics: no <Subject>/<language>.jsonl files under {root}.')
-        record_map, skipped = collect_records(files, self.subset_list, self.languages)
-        return records_dataset(self, record_map, str(root), skipped=skipped)
+        return files, str(root)
+
+    def sort_record(self, record: Any, path: Path, row: int) -> Placement:
+        if not isinstance(record, dict):
+            return Excluded('not a JSON object', '?')
+        subject = subject_name(record, path)
+        language = record_language(record, path)
+        rid = f"{subject}-{language}-{record.get('index', '?')}"
+        if language not in self.languages or (subject in SUBJECT_DOMAINS and subject not in self.subset_list):
+            return None
+        if subject not in SUBJECT_DOMAINS:
+            return Excluded('unknown subject', rid)
+        if not str(record.get('problem') or '').strip():
+            return Excluded('no problem text', rid)
+        if not str(record.get('answers') or '').strip():
+            return Excluded('no reference answer', rid)
+        try:
+            parts = record_parts(record)
+        except ValueError:
+            return Excluded('answer types do not match the answer', rid)
+        return Kept(subject, {**record, '_id': rid, '_subject': subject, '_language': language, '_parts': parts})
 
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         parts: List[AnswerPart] = record['_parts']
@@ -163,36 +182,6 @@ def record_parts(record: Dict[str, Any]) -> List[AnswerPart]:
     multiple = str(record.get('is_multiple_answer')).strip().lower() == 'true'  # a bool, or its string
     return build_parts(str(record.get('answers') or ''), types, multiple=multiple, units=record.get('unit'),
                        tolerance=TOLERANCE)
-
-
-def collect_records(files: List[Path], subsets: List[str],
-                    languages: List[str]) -> Tuple[Dict[str, List[Dict[str, Any]]], Dict[str, List[str]]]:
-    """Records per subset, with the ids excluded for each reason."""
-    record_map: Dict[str, List[Dict[str, Any]]] = {subset: [] for subset in subsets}
-    skipped: Dict[str, List[str]] = {'no problem text': [], 'no reference answer': [],
-                                     'unknown subject': [], 'answer types do not match the answer': []}
-    for path in files:
-        for record in read_rows(path):
-            subject = subject_name(record, path)
-            language = record_language(record, path)
-            rid = f"{subject}-{language}-{record.get('index', '?')}"
-            if language not in languages or (subject in SUBJECT_DOMAINS and subject not in record_map):
-                continue
-            if subject not in SUBJECT_DOMAINS:
-                skipped['unknown subject'].append(rid)
-            elif not str(record.get('problem') or '').strip():
-                skipped['no problem text'].append(rid)
-            elif not str(record.get('answers') or '').strip():
-                skipped['no reference answer'].append(rid)
-            else:
-                try:
-                    parts = record_parts(record)
-                except ValueError:
-                    skipped['answer types do not match the answer'].append(rid)
-                    continue
-                record_map[subject].append({**record, '_id': rid, '_subject': subject, '_language': language,
-                                            '_parts': parts})
-    return record_map, skipped
 
 
 def answer_hint(parts: List[AnswerPart], language: str) -> str:

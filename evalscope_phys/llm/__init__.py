@@ -3,10 +3,11 @@
 One client with retries and backoff, one append-only reply cache, and one reader of JSON objects
 embedded in a reply, so each judge only adds its prompt and its contract.
 """
-from .cache import JsonlCache
+from .cache import JsonlCache, call_key
 from .client import ChatClient, ChatError, Message, conversation
 from .endpoint import JudgeEndpoint
 from .gate import JudgeCallsFailed
 from .replies import json_objects
 
-__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'JudgeCallsFailed', 'JudgeEndpoint', 'Message', 'conversation', 'json_objects']
+__all__ = ['ChatClient', 'ChatError', 'JsonlCache', 'JudgeCallsFailed', 'JudgeEndpoint', 'Message', 'call_key', 'conversation',
+           'json_objects']

@@ -7,12 +7,22 @@ written so it reads back -- is :mod:`evalscope_phys.jsonl`'s, shared with every 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from pathlib import Path
 from typing import Dict, Iterator, Optional
 
 from evalscope_phys.jsonl import append_record, read_lines, repair_torn_tail
+
+
+def call_key(*parts: str) -> str:
+    """A call's cache key: the same judge model given the same prompt parts is never asked twice."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode('utf-8', errors='replace'))
+        digest.update(b'\x00')
+    return digest.hexdigest()
 
 
 class JsonlCache:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from .client import ChatClient
 
 
 @dataclass(frozen=True)
@@ -26,3 +29,10 @@ class JudgeEndpoint:
     """Failed calls tolerated before the command fails (:mod:`evalscope_phys.llm.gate`): a count, or a share < 1."""
     prompt_path: Optional[Path] = None
     """The judge's prompt file; each judge's subclass names its own."""
+
+    def client(self) -> 'ChatClient':
+        """A chat client for this endpoint with its retry policy and reply budget."""
+        from .client import ChatClient
+
+        return ChatClient(self.base_url, self.model, self.api_key, max_retries=self.max_retries,
+                          backoff=self.backoff, timeout=self.timeout, max_tokens=self.max_tokens)

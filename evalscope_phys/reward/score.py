@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence, Union
 
 from evalscope_phys.scoring import Verdict, extract_final_answer, score_answer
-from evalscope_phys.scoring.limits import ANSWER_DEADLINE
+from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
 
 logger = logging.getLogger(__name__)
 

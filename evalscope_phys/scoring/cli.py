@@ -21,13 +21,14 @@ import argparse
 import json
 import os
 import sys
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, Optional
 
-from evalscope_phys.jsonl import JsonlAppender, read_lines, repair_torn_tail
+from evalscope_phys.jsonl import JsonlAppender, iter_lines, repair_torn_tail
 
-from .limits import ANSWER_DEADLINE
+from .run.limits import ANSWER_DEADLINE
 from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, judged_answer, needs_judge
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
@@ -81,21 +82,28 @@ def parse_line(number: int, raw: bytes) -> InputLine:
     return InputLine(number, row)
 
 
-def read_input(path: str) -> Tuple[List[InputLine], int]:
-    """(non-blank lines of IN, number of blank lines skipped); a missing newline at the end is fine."""
-    if not os.path.isfile(path):
-        raise SystemExit(f'{path}: no such file')
-    lines, tail = read_lines(path)
-    if tail:
-        lines.append(tail)
-    parsed, blank = [], 0
-    for number, raw in enumerate(lines, 1):
-        raw = raw[:-1] if raw.endswith(b'\r') else raw
-        if not raw.strip():
-            blank += 1
-            continue
-        parsed.append(parse_line(number, raw))
-    return parsed, blank
+class InputFile:
+    """The non-blank lines of IN, read as they are consumed: a file of any length is never held whole."""
+
+    def __init__(self, path: str):
+        if not os.path.isfile(path):
+            raise SystemExit(f'{path}: no such file')
+        self.path = path
+        self.blank = 0
+        """Blank lines skipped so far."""
+
+    def __iter__(self) -> Iterator[InputLine]:
+        self.blank = 0
+        for number, raw in enumerate(iter_lines(self.path), 1):
+            raw = raw[:-1] if raw.endswith(b'\r') else raw
+            if not raw.strip():
+                self.blank += 1
+                continue
+            yield parse_line(number, raw)
+
+    def count(self) -> int:
+        """How many non-blank lines (one pass over the bytes; nothing parsed)."""
+        return sum(1 for raw in iter_lines(self.path) if raw.strip())
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -109,22 +117,30 @@ def _matches(out: Dict[str, Any], line: InputLine) -> bool:
     return _same(out.get('gt'), line.row['gt']) and _same(out.get('gen'), line.row['gen'])
 
 
-def done_lines(path: str, lines: List[InputLine]) -> int:
-    """How many input lines OUT already holds. A torn last line is dropped; any other mismatch stops."""
+def done_lines(path: str, lines: Iterator[InputLine], total: Optional[int] = None) -> int:
+    """How many input lines OUT already holds, taking that many from ``lines`` (the rest are to do).
+
+    A torn last line is dropped; any other mismatch stops. Both files are read line by line.
+    """
     repair = repair_torn_tail(path)
     if repair.action == 'dropped':
         print(f'{path}: dropped a torn last line ({len(repair.dropped)} bytes; the run was killed mid-write); '
               'that pair is scored again', file=sys.stderr)
-    written, _ = read_lines(path)
-    for index, raw in enumerate(written):
+    if not os.path.exists(path):
+        return 0
+    count = 0
+    of = f' {total}' if total is not None else ''
+    for index, raw in enumerate(iter_lines(path)):
         try:
             out = json.loads(raw)
         except ValueError:
             raise SystemExit(f'{path}:{index + 1}: not a JSON line; remove the file or choose another --out')
-        if index >= len(lines) or not isinstance(out, dict) or not _matches(out, lines[index]):
-            raise SystemExit(f'{path} does not match {len(lines)} input lines at line {index + 1}; '
+        line = next(lines, None)
+        if line is None or not isinstance(out, dict) or not _matches(out, line):
+            raise SystemExit(f'{path} does not match the{of} input lines at line {index + 1}; '
                              'remove it or choose another --out')
-    return len(written)
+        count += 1
+    return count
 
 
 def unreadable_result(line: InputLine) -> Dict[str, Any]:
@@ -167,36 +183,59 @@ def _progress(total: int, initial: int, quiet: bool):
     return tqdm(total=total, initial=initial, unit='pair', file=sys.stderr, dynamic_ncols=True)
 
 
+CACHE_BYTES = 2 * 1024 * 1024
+"""The CLI's verdict cache: repeats close together in IN (pass@k samples) are scored once, and a
+file of distinct pairs does not grow the process (the engine's default bound is 64 MiB)."""
+IN_FLIGHT_PER_WORKER = 4
+"""Pairs handed to the scoring threads ahead of the one being written, per worker: keeps workers busy
+while memory stays bounded (a result waits only for the pairs before it, never for the whole file)."""
+
+
 def run(args: argparse.Namespace) -> int:
-    from . import engine  # noqa: F401  registers the engine for the forkserver's preload before the boot
-    from . import pool as scoring_pool
+    from . import engine  # registers the engine for the forkserver's preload before the boot
+    from .run import pool as scoring_pool
 
     workers = args.workers or scoring_pool.default_worker_count()
     if args.workers:
         scoring_pool.configure_pool(args.workers)
-    scoring_pool.start_pool()  # boot the workers while the input is read
-    lines, blank = read_input(args.pairs)
-    done = done_lines(args.out, lines)
-    problem = scoring_pool.start_pool(wait=True)  # the boot is not any answer's time
+    scoring_pool.start_pool(workers=1)  # one worker boots while the input is read
+    engine.set_cache_limit(CACHE_BYTES)
+    source = InputFile(args.pairs)
+    total = source.count()
+    lines = iter(source)
+    done = done_lines(args.out, lines, total)
+    todo = total - done
+    workers = max(1, min(workers, todo))  # a few pairs do not wait for (or compete with) a full pool
+    problem = scoring_pool.start_pool(wait=True, workers=workers)  # the boot is not any answer's time
     if problem:
         print(f'scoring workers did not start: {problem}', file=sys.stderr)
-    todo = lines[done:]
-    bar = _progress(len(lines), done, args.quiet)
-    counts = {'strict': 0, 'scored': 0, 'unreadable': 0, 'judge': 0}
+    bar = _progress(total, done, args.quiet)
+    counts = {'strict': 0, 'scored': 0, 'unreadable': 0, 'judge': 0, 'new': 0}
+
+    def write(result: Dict[str, Any]) -> None:
+        out.append(result)
+        counts['new'] += 1
+        counts['strict'] += bool(result.get('strict'))
+        counts['scored'] += bool(result.get('scored'))
+        counts['unreadable'] += result.get('reason') == UNREADABLE
+        counts['judge'] += bool(result.get('needs_judge'))
+        if bar is not None:
+            bar.update(1)
+
     with JsonlAppender(args.out) as out, ThreadPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(lambda line: score_line(line, args.timeout, not args.no_eed, args.judge_scope), todo):
-            out.append(result)
-            counts['strict'] += bool(result.get('strict'))
-            counts['scored'] += bool(result.get('scored'))
-            counts['unreadable'] += result.get('reason') == UNREADABLE
-            counts['judge'] += bool(result.get('needs_judge'))
-            if bar is not None:
-                bar.update(1)
+        pending: deque = deque()
+        for line in lines:
+            pending.append(pool.submit(score_line, line, args.timeout, not args.no_eed, args.judge_scope))
+            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                write(pending.popleft().result())
+        while pending:
+            write(pending.popleft().result())
     if bar is not None:
         bar.close()
+    new = counts['new']
     notes = f', {counts["unreadable"]} unreadable input lines' if counts['unreadable'] else ''
-    notes += f', {blank} blank lines skipped' if blank else ''
-    print(f'scored {len(todo)} new pairs ({done} already in {args.out}); '
-          f'strict {counts["strict"]}/{len(todo)}, unscored {len(todo) - counts["scored"]}, '
+    notes += f', {source.blank} blank lines skipped' if source.blank else ''
+    print(f'scored {new} new pairs ({done} already in {args.out}); '
+          f'strict {counts["strict"]}/{new}, unscored {new - counts["scored"]}, '
           f'needs_judge ({args.judge_scope}) {counts["judge"]}{notes}', file=sys.stderr)
     return 0

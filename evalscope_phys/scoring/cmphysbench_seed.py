@@ -30,15 +30,16 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
-from . import pool
+from .run import pool
+from .answer_types import type_code
 from .engine import MAX_REFERENCE_CHARS, MAX_RESPONSE_CHARS
-from .limits import ANSWER_DEADLINE
+from .run.limits import ANSWER_DEADLINE
 from .verdict import UNSCORED_REASONS
 
 SEED_TYPES = ('Expression', 'Equation', 'Tuple', 'Interval', 'Numeric')
 """CMPhysBench's ``answer_type`` values."""
 
-ENGINE_TYPE_CODES = {'Expression': 'EX', 'Equation': 'EQ', 'Interval': 'IN', 'Numeric': 'NV', 'Tuple': None}
+ENGINE_TYPE_CODES = {kind: None if kind == 'Tuple' else type_code(kind) for kind in SEED_TYPES}
 """The engine's answer-type code for each SEED type (tuples need none: brackets make them)."""
 
 NUMERIC_BANDS: Dict[str, Tuple[Tuple[float, float], ...]] = {
@@ -147,13 +148,14 @@ def _seed_job(job: dict) -> dict:
 
 def _by_type(kind: str, reference, answer, bands, reference_text: str, answer_text: str) -> Tuple[float, str, str]:
     from .answer import Collection, Empty, Unreadable
+    from .notation import same_text
     from .compare import ReferenceUnreadable
 
-    if isinstance(reference, (Empty, Unreadable)) and not _same_text(reference_text, answer_text):
+    if isinstance(reference, (Empty, Unreadable)) and not (answer_text and same_text(reference_text, answer_text)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
     if isinstance(answer, Empty):
         return 0.0, 'no_answer', ''
-    if answer_text and _same_text(reference_text, answer_text):
+    if answer_text and same_text(reference_text, answer_text):
         return 100.0, 'equivalent', 'identical text'
     if isinstance(answer, Collection) and answer.kind == 'boxes':
         answer = answer.items[-1]  # the last box is the final answer, as the engine reads one answer
@@ -168,14 +170,6 @@ def _by_type(kind: str, reference, answer, bands, reference_text: str, answer_te
     return _expression(reference, answer)
 
 
-def _same_text(reference: str, answer: str) -> bool:
-    import re
-
-    from .extract import clean, to_latex
-
-    def compact(text: str) -> str:
-        return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', clean(to_latex(text or '')))
-    return bool(answer) and compact(reference) == compact(answer)
 
 
 def _expression(reference, answer) -> Tuple[float, str, str]:
@@ -211,7 +205,7 @@ def _tuple(reference, answer) -> Tuple[float, str, str]:
 def _interval(reference, answer) -> Tuple[float, str, str]:
     from .answer import Collection, Definition, Interval
     from .compare import Options, compare
-    from .eed import eed_from_distance
+    from .eed.eed import eed_from_distance
 
     outcome = compare(reference, answer, Options(eed=False))
     if outcome.strict:
@@ -239,8 +233,8 @@ def _end_point(reference, answer) -> Tuple[float, int]:
     """(edit distance, reference tree size) of one interval end point; 0 distance when equal."""
     from .answer import Value
     from .compare import Options, ReferenceUnreadable, compare, read_expression_safely
-    from .eed import eed_score
-    from .tree import expression_tree
+    from .eed.eed import eed_score
+    from .eed.tree import expression_tree
 
     if not isinstance(reference, Value):
         raise ReferenceUnreadable('an interval end point that is not a value')

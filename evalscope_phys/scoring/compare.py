@@ -38,7 +38,7 @@ from .reading import read_answer
 from .trailing_units import is_numeric
 from .words import NUMBER_WORDS, word_relation
 
-__all__ = ['LENIENT_RTOL', 'STRICT_RTOL', 'Options', 'Outcome', 'ReferenceUnreadable', 'compare', 'match_items']
+__all__ = ['LENIENT_RTOL', 'STRICT_RTOL', 'Options', 'Outcome', 'ReferenceUnreadable', 'compare', 'match_items', 'name_of']
 
 def compare(reference: Answer, answer: Answer, options: Options = Options()) -> Outcome:
     """Strict and lenient verdicts for ``answer`` against ``reference`` (see the module docstring)."""
@@ -211,19 +211,19 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     if len(matching) != 1:
         return None
     chosen = formulas[matching[0]]
-    if _name_of(reference) and _name_of(chosen) and _is_number(reference) and \
-            canonical_symbol(_name_of(reference)) != canonical_symbol(_name_of(chosen)):
+    if name_of(reference) and name_of(chosen) and _is_number(reference) and \
+            canonical_symbol(name_of(reference)) != canonical_symbol(name_of(chosen)):
         return None  # "beta = 0" met by another quantity that is 0: a match by luck, not by meaning
-    names = {base_symbol(n).lower() for n in (_name_of(reference), _name_of(chosen)) if n}  # l' and L' alike
+    names = {base_symbol(n).lower() for n in (name_of(reference), name_of(chosen)) if n}  # l' and L' alike
     for i, item in enumerate(formulas):
         if i == matching[0] or outcomes[i].lenient:
             continue  # the answer itself, or a link that states the same value
         if isinstance(item, Relation) and item.kind in CONDITIONS:
             continue
-        name = _name_of(item)
+        name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
-        if not _name_of(reference) and not _uses(chosen, name):
+        if not name_of(reference) and not _uses(chosen, name):
             return None  # beside a bare reference, only a definition the answer itself uses is one
     return chosen
 
@@ -240,7 +240,7 @@ MAX_EXTRA_PAIRS = 16
 """Several references against more items are paired among the extras only up to this many comparisons (cost)."""
 
 
-def _name_of(answer: Answer) -> str:
+def name_of(answer: Answer) -> str:
     if isinstance(answer, Definition):
         return answer.name
     if isinstance(answer, Relation) and answer.kind in ('=', 'approx') and isinstance(answer.left, Value):
@@ -258,7 +258,7 @@ def _uses(answer: Answer, name: str) -> bool:
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     ordered = options.ordered and not (isinstance(reference, Collection) and reference.kind == 'set')
-    given = answer_items(answer, len(items))
+    given = offered_answers(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):
         given = given[-len(items):]  # boxed intermediate results first, the final answers last
     if len(items) < len(given) and len(items) * len(given) <= MAX_EXTRA_PAIRS:
@@ -282,20 +282,20 @@ def _answers_among(references: Tuple[Answer, ...], given: Tuple[Answer, ...], op
     columns = [j for _, j in sorted(chosen)]
     if ordered and columns != sorted(columns):
         return None
-    names = {base_symbol(n).lower() for n in [_name_of(r) for r in references] + [_name_of(given[j]) for j in columns]
+    names = {base_symbol(n).lower() for n in [name_of(r) for r in references] + [name_of(given[j]) for j in columns]
              if n}
     for j, item in enumerate(given):
         if j in columns or isinstance(item, Text):
             continue
         if isinstance(item, Relation) and item.kind in CONDITIONS:
             continue
-        name = _name_of(item)
+        name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value, or a second candidate for a quantity asked
     return tuple(given[j] for j in columns)
 
 
-def answer_items(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
+def offered_answers(answer: Answer, wanted: int = 0) -> Tuple[Answer, ...]:
     """The answers a list offers; words beside the formulas are commentary when dropping them leaves
     exactly as many answers as the reference wants."""
     if isinstance(answer, Collection) and answer.kind in ('list', 'boxes', 'set', 'tuple'):
@@ -337,7 +337,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
 
 def _alternatives(reference: Alternatives, answer: Answer, options: Options) -> Outcome:
     """``\\pm`` branches or ``or`` values: the answer must give the same set of values."""
-    given = answer_items(answer, len(reference.options))
+    given = offered_answers(answer, len(reference.options))
     if len(given) == 1:
         return rejected('count_mismatch', f'one value for {len(reference.options)} alternatives')
     return match_items(reference.options, given, options, ordered=False)

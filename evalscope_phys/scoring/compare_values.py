@@ -18,6 +18,7 @@ from .answer import Unit, Value
 from .canonical_parser import has_vector
 from .latex import LatexError, to_sympy
 from .normalize import is_opaque_name, is_vector_name
+from .notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .rounding import agreement, stated_number
 
@@ -57,15 +58,6 @@ def read_expression_safely(latex: str) -> Tuple[Optional[sympy.Expr], str]:
     return expr, '' if error is None else str(error)
 
 
-_FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
-
-
-def compact(text: str) -> str:
-    """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
-    fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
-    return _FRACTION_SPELLINGS_RE.sub(r'\\frac', re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', text))
-
-
 def written(value: Value) -> str:
     """A value as its text says it (a unit the dataset gives apart is not part of the text)."""
     return value.latex if value.unit is None or value.unit.apart else value.text
@@ -98,6 +90,10 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             return accepted('equivalent', 'identical text')
         raise
     ans_expr, error = read_cached(answer.latex)
+    if ans_expr is not None and options.givens is not None and options.givens.question:
+        by_values = _by_problem_values(reference, ref_expr, answer, ans_expr, options)
+        if by_values is not None:
+            return by_values
     if ans_expr is not None and answer.unit is not None and answer.unit.plain and ref_expr.free_symbols:
         joined, _ = read_cached(answer.text)  # "4 mg" against a symbolic reference: m times g
         if joined is not None:
@@ -133,6 +129,13 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
         outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
+    texts = reference.latex + ' ' + answer.latex
+    if not outcome.strict and (options.givens is not None or _THERMAL_RE.search(texts)):
+        from .compare_givens import with_definitions
+        outcome = with_definitions(ref_expr, converted, options, unit_reason, outcome)
+    if not outcome.strict and outcome.reason != 'dimension_mismatch' and _may_write_constants(texts):
+        outcome = _in_natural_units(ref_expr, converted, reference.unit is not None or answer.unit is not None,
+                                    options, unit_reason, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
@@ -161,6 +164,46 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
         return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
                        outcome.error)
     return outcome
+
+
+_THERMAL_RE = re.compile(r'\\(?:beta|tau)(?![A-Za-z])')
+_COMMAND_RE = re.compile(r'\\[A-Za-z]+')
+"""Cheap gates on the text: the thermal and natural-unit readings cost a walk of both expressions."""
+
+
+def _may_write_constants(text: str) -> bool:
+    """Whether ``c`` or ``\\hbar`` may occur (a ``c`` outside command names: ``mc^2``, not ``\\frac``)."""
+    return '\\hbar' in text or 'c' in _COMMAND_RE.sub(' ', text)
+
+
+def _in_natural_units(ref_expr: sympy.Expr, ans_expr: sympy.Expr, has_units: bool, options: Options,
+                      unit_reason: str, outcome: Outcome) -> Outcome:
+    """``outcome``, or the comparison with ``c = \\hbar = 1`` where :mod:`.natural_units` allows it."""
+    from .natural_units import in_natural_units
+    pair = in_natural_units(ref_expr, ans_expr, has_units, options.givens)
+    if pair is None:
+        return outcome
+    again = expressions(pair[0], pair[1], options, unit_reason)
+    if (again.strict, again.lenient) > (outcome.strict, outcome.lenient):
+        return replace(again, detail='in natural units (c = hbar = 1)')
+    return outcome
+
+
+def _by_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr,
+                       options: Options) -> Optional[Outcome]:
+    """A number against a formula, the formula evaluated with the problem's values (:mod:`.compare_givens`);
+    None to compare as before. A unit written as a bare word (``2.14 eV``, ``4 mg``) may be symbols: then
+    only an agreement is taken."""
+    if _in_units_of_c(reference, ref_expr, answer, ans_expr) is not None:
+        return None
+    from .natural_units import in_natural_units
+    if _may_write_constants(reference.latex + ' ' + answer.latex) and \
+            in_natural_units(ref_expr, ans_expr, reference.unit is not None or answer.unit is not None, options.givens):
+        return None  # 0.95 c for 0.955 "in units of c": natural units decide, below
+    from .compare_givens import with_problem_values
+    outcome = with_problem_values(reference, ref_expr, answer, ans_expr, options)
+    plain = any(v.unit is not None and v.unit.plain for v in (reference, answer))
+    return None if outcome is None or (plain and not outcome.lenient) else outcome
 
 
 def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_expr: sympy.Expr):
@@ -414,8 +457,8 @@ def _eed_form(expr: sympy.Expr) -> sympy.Expr:
 def eed_distance(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[float]:
     if not options.eed:
         return None
-    from .eed import eed_score
-    from .tree import expression_tree
+    from .eed.eed import eed_score
+    from .eed.tree import expression_tree
     ref, ans = _eed_form(reference), _eed_form(answer)
     if expression_tree(ref).size() > EED_MAX_NODES or expression_tree(ans).size() > EED_MAX_NODES:
         return 0.0

@@ -20,8 +20,9 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
-from . import pool
-from .limits import ANSWER_DEADLINE
+from .run import pool
+from .definitions import MAX_QUESTION_CHARS
+from .run.limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
 MAX_RESPONSE_CHARS = 1_000_000
@@ -33,7 +34,6 @@ CACHE_MAX_BYTES = 64 * 1024 * 1024
 MAX_TIMEOUT = 600.0
 """The longest a caller may let one answer be scored (seconds); larger timeouts, ``float('inf')`` included, are capped here."""
 MULTIPLE = (None, 'ordered', 'unordered')
-ANSWER_TYPES = ('NV', 'EX', 'EQ', 'IN', 'TF', 'MC')
 
 Texts = Union[str, Sequence[str]]
 
@@ -67,25 +67,26 @@ def _score_job(job: dict) -> dict:
     from .answer import Collection, describe
     from .compare import Options, ReferenceUnreadable, compare
     from .extract import extract_answer
+    from .notation import same_text as _same_text
 
     types = job['types']
     references = []
     for index, text in enumerate(job['references']):
         answer_type = types[index] if index < len(types) else None
         references.append(_with_labels(_reference(text, answer_type), job['units'], job['tolerances'], index))
-    if len(references) == 1 and not job['several']:
-        reference = references[0]
-    else:
-        parts = []
-        for item in references:
-            parts.extend(item.items if isinstance(item, Collection) and item.kind == 'list' and len(references) == 1
-                         else [item])
-        reference = parts[0] if len(parts) == 1 and not job['several'] else Collection('list', tuple(parts))
     single_type = types[0] if len(set(types)) == 1 and types else None
     extracted = extract_answer(job['response'], single_type)
-    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'])
+    options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
+                      givens=_givens(job.get('question'), extracted.text))
+    if len(references) > 1:
+        return _parts_job(job, references, single_type, options, extracted.answer)
+    reference = references[0]
+    if job['several'] and isinstance(reference, Collection) and reference.kind == 'list':
+        reference = Collection('list', reference.items)
+    elif job['several']:
+        reference = Collection('list', (reference,))
     shown = describe(extracted.answer) or extracted.text
-    if len(job['references']) == 1 and extracted.text and _same_text(job['references'][0], extracted.text):
+    if extracted.text and _same_text(job['references'][0], extracted.text):
         # the very text of the reference: equal whatever it means, even where the reader cannot follow it
         return {'strict': True, 'lenient': True, 'reason': 'equivalent', 'eed': 100.0 if job['eed'] else None,
                 'detail': 'identical text', 'extracted': shown or None, 'parts': []}
@@ -96,6 +97,63 @@ def _score_job(job: dict) -> dict:
     data = _verdict_data(outcome, shown)
     data['extracted'] = shown or None
     return data
+
+
+def _parts_job(job: dict, references: list, expected: Optional[str], options, answer) -> dict:
+    """Several reference parts: the response's pieces paired with them (:mod:`.pairing`), one verdict each."""
+    from .outcome import Outcome
+    from .pairing import pair, response_pieces
+
+    pieces, groups = response_pieces(job['response'], expected, answer)
+    paired = pair(references, pieces, groups, options, job['ordered'], job.get('labels', ()))
+    parts = []
+    for outcome, why in zip(paired.parts, paired.unreadable):
+        if outcome is None:
+            parts.append({'reason': 'unparseable_reference', 'detail': why, 'extracted': None, 'parts': []})
+        else:
+            parts.append(_verdict_data(_without_parts(outcome), outcome.answer or None))
+    done = [o for o in paired.parts if o is not None]
+    shown = ' ; '.join(p['extracted'] or '' for p in parts) or None
+    if not done:
+        return {'reason': 'unparseable_reference', 'detail': 'no reference part is readable', 'extracted': shown,
+                'parts': parts, 'matched_by': paired.matched_by}
+    strict = len(done) == len(parts) and all(o.strict for o in done)
+    lenient = len(done) == len(parts) and all(o.lenient for o in done)
+    if len(done) < len(parts):
+        reason = 'unparseable_reference'
+    elif strict:
+        reason = next((o.reason for o in done if o.reason != 'equivalent'), 'equivalent')
+    elif lenient:
+        reason = next((o.reason for o in done if not o.strict), 'within_tolerance')
+    elif any(o.reason == 'no_answer' for o in done) and len(pieces) != len(parts):
+        reason = 'count_mismatch'
+    else:
+        reason = next(o.reason for o in done if not o.lenient)
+    eeds = [o.eed for o in done if o.eed is not None]
+    detail = next((o.detail for o in done if o.reason == reason and o.detail), '')
+    if reason == 'count_mismatch' and not detail:
+        detail = f'{len(pieces)} answers for {len(parts)}'
+    whole = Outcome(strict, lenient, reason, sum(eeds) / len(parts) if eeds and job['eed'] else None, detail)
+    data = _verdict_data(whole, shown or '')
+    data.update(parts=parts, extracted=shown, matched_by=paired.matched_by)
+    if reason == 'unparseable_reference':
+        data.update(strict=None, lenient=None, eed=None)
+    return data
+
+
+def _without_parts(outcome):
+    """An outcome without nested parts (a part's own list is reported as its verdict, not as sub-parts)."""
+    from dataclasses import replace
+    return replace(outcome, parts=())
+
+
+def _givens(question: Optional[str], answer: str):
+    """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
+    from .definitions import Givens
+    defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
+    if question is None and not defining:
+        return None
+    return Givens(question_text=question or '', answer_text=defining, question=question is not None)
 
 
 REFERENCE_CACHE_SIZE = 1024
@@ -116,16 +174,6 @@ def _reference(text: str, answer_type: Optional[str]):
 def _reference_cached(text: str, answer_type: Optional[str]):
     from .extract import read_reference
     return read_reference(text, answer_type)
-
-
-def _same_text(reference: str, located: str) -> bool:
-    import re
-
-    from .notation import clean, to_latex
-
-    def compact(text: str) -> str:
-        return re.sub(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle', '', clean(to_latex(text)))
-    return compact(reference) == compact(located)
 
 
 def _with_labels(answer, units: Tuple[str, ...], tolerances: Tuple[Optional[float], ...], index: int):
@@ -168,7 +216,8 @@ def _map_values(answer, fn):
 
 def warm_up() -> None:
     """Runs in each scoring worker before it reports ready, so no answer's deadline pays for it."""
-    from . import compare, eed, numeric  # noqa: F401  (imports are the point)
+    from . import compare, numeric  # noqa: F401  (imports are the point)
+    from .eed import eed  # noqa: F401
     from .units import registry
     registry()
     _score_job({'references': ('x',), 'response': 'x', 'types': (), 'units': (), 'tolerances': (),
@@ -215,6 +264,8 @@ def _unscored(reason: str, started: float, detail: str = '', extracted: Optional
 
 def _check_options(tolerance: Any, unit: Any, multiple: Any, answer_type: Any) -> Tuple[str, tuple]:
     """('', normalised options) or (what is wrong, ())."""
+    from .answer_types import ANSWER_TYPES
+
     if multiple not in MULTIPLE:
         return f"multiple must be 'ordered', 'unordered' or None, not {multiple!r}", ()
     tolerances = []
@@ -248,12 +299,15 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
                  tolerance: Union[None, float, Sequence[Optional[float]]] = None,
                  unit: Union[None, str, Sequence[str]] = None, multiple: Optional[str] = None,
                  answer_type: Union[None, str, Sequence[str]] = None, eed: bool = True,
-                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None) -> Verdict:
+                 timeout: Optional[float] = ANSWER_DEADLINE, wait: Optional[float] = None,
+                 question: Optional[str] = None, labels: Sequence[str] = ()) -> Verdict:
     """Score a model response (or a bare answer) against a reference answer. Never raises.
 
     ``reference`` is LaTeX, or a list of LaTeX answers for a multi-answer question, matched
     ``multiple='ordered'`` or ``'unordered'`` (the default for lists); ``Verdict.parts`` then holds
-    one verdict per reference part. ``tolerance`` is the lenient relative tolerance (default 1e-2),
+    one verdict per reference part, the response's pieces paired with the parts by the model's labels,
+    else by content one to one (:mod:`.pairing`; ``Verdict.matched_by`` says which); ``labels`` are
+    the parts' own labels when the dataset gives them (``(a)``, ``(b)``). ``tolerance`` is the lenient relative tolerance (default 1e-2),
     ``unit`` the reference's unit when the dataset keeps it apart (a bare number is then the
     expected form), ``answer_type`` the dataset's type code(s) (``NV``, ``EX``, ``EQ``, ``IN``,
     ``TF``, ``MC``); the last three may be lists, one entry per reference part. ``timeout`` bounds
@@ -262,7 +316,10 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     ``timeout`` is the answer's own budget, counted from the moment a worker takes it, and ``wait``
     bounds the whole call (queue included): an answer queued behind slow ones keeps its budget.
     A caller waiting for another thread scoring the same text waits at most its own budget from
-    when that work started. Safe from many threads.
+    when that work started. ``question`` is the problem's text: the symbols it defines (``\\rho \\equiv
+    Nq/V``) are substituted on both sides, and the values it gives (``r = 4`` Å) evaluate a formula
+    against a number (:mod:`.definitions`, :mod:`.problem_values`); without it only the answer's own
+    definitions are. Safe from many threads.
     """
     started = time.perf_counter()
     if timeout is not None:
@@ -278,6 +335,9 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
     if problem:
         return _unscored('error', started, problem)
     tolerances, units, types = labels
+    question_text = _text(question) if question is not None else None
+    if question is not None and question_text is None:
+        return _unscored('error', started, f'question must be text, not {type(question).__name__}')
     text = _text(response) if response is not None else ''
     if text is None:
         text = str(response)
@@ -289,7 +349,11 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         'several': multiple is not None or len(references) > 1,
         'tolerance': tolerances[0] if len(tolerances) == 1 else None,
         'ordered': multiple == 'ordered', 'eed': bool(eed),
+        'question': question_text[:MAX_QUESTION_CHARS] if question_text is not None else None,
     }
+    part_labels = tuple(str(label) for label in labels or ()) if len(references) > 1 else ()
+    if any(part_labels):
+        job['labels'] = part_labels
     if len(tolerances) == 1:
         job['tolerances'] = ()
     key = _digest(job)
@@ -330,7 +394,8 @@ def _again(verdict: Verdict, started: float) -> Verdict:
 def _from_data(data: dict, seconds: float) -> Verdict:
     return Verdict(eed=data.get('eed'), strict=data.get('strict'), lenient=data.get('lenient'),
                    reason=data['reason'], extracted=data.get('extracted'), seconds=seconds,
-                   detail=data.get('detail', ''), parts=tuple(_from_data(p, 0.0) for p in data.get('parts', ())))
+                   detail=data.get('detail', ''), parts=tuple(_from_data(p, 0.0) for p in data.get('parts', ())),
+                   matched_by=data.get('matched_by', ''))
 
 
 def _run(job: dict, started: float, timeout: Optional[float], wait: Optional[float] = None,
@@ -405,6 +470,28 @@ def _verdict_bytes(verdict: Verdict) -> int:
             + sum(_verdict_bytes(part) for part in verdict.parts))
 
 
+_cache_limit = CACHE_MAX_BYTES
+
+
+def set_cache_limit(max_bytes: int) -> None:
+    """Bound the verdict cache at ``max_bytes`` (estimated), evicting the oldest entries now.
+
+    Why: a batch of distinct pairs gains nothing from 64 MiB of verdicts it will not see again; the
+    scoring CLI keeps a small window (repeats close together still hit) so its memory stays flat.
+    """
+    global _cache_limit
+    with _cache_lock:
+        _cache_limit = max(0, int(max_bytes))
+        _evict()
+
+
+def _evict() -> None:
+    """Drop the oldest verdicts until the cache fits its bound (call with ``_cache_lock`` held)."""
+    global _cache_bytes
+    while _cache_bytes > _cache_limit and _cache:
+        _cache_bytes -= _cache.popitem(last=False)[1][1]
+
+
 def _cache_put(key: bytes, verdict: Verdict) -> None:
     global _cache_bytes
     size = _verdict_bytes(verdict)
@@ -413,12 +500,11 @@ def _cache_put(key: bytes, verdict: Verdict) -> None:
             return
         _cache[key] = (verdict, size)
         _cache_bytes += size
-        while _cache_bytes > CACHE_MAX_BYTES and _cache:
-            _cache_bytes -= _cache.popitem(last=False)[1][1]
+        _evict()
 
 
 def cache_bytes() -> int:
-    """The verdict cache's estimated size in bytes (bounded by ``CACHE_MAX_BYTES``)."""
+    """The verdict cache's estimated size in bytes (bounded by ``CACHE_MAX_BYTES`` or :func:`set_cache_limit`)."""
     with _cache_lock:
         return _cache_bytes
 

@@ -32,6 +32,7 @@ from .labels import labelled_parts
 from .locate import WHOLE_TEXT_MAX_CHARS, is_long_prose, is_sentence, locate, sentence_answer, stated_in_a_sentence
 from .notation import clean, to_latex
 from .prose_tail import drop_prose_around_value
+from .braces import repair_braces
 from .reading import MAX_ANSWER_CHARS, MAX_ITEMS, environment_rows, list_items, read_answer
 from .relations import is_name
 from .scan import boxed_contents, boxed_spans
@@ -71,7 +72,7 @@ def extract_answer(response: object, expected: Optional[str] = None) -> Extracte
     texts, source = locate(to_latex(response))
     if not texts:
         return Extracted(Empty(), 'none', '')
-    texts = [drop_prose_around_value(t) for t in texts]  # a value is decided on itself, not on words beside it
+    texts = [drop_prose_around_value(repair_braces(t)) for t in texts]  # a value is decided on itself, not on words beside it
     if (source in ('final_answer_line', 'last_line') and is_sentence(texts[0])) \
             or (source == 'whole' and stated_in_a_sentence(texts[0])):
         texts = [sentence_answer(texts[0])]

@@ -1,8 +1,9 @@
-"""The labelled parts of a multi-part answer: ``(a) ... (b) ...``, ``\\text{(i)}``, in label order."""
+"""Labels, the one home: the labelled parts of a multi-part answer (``(a) ... (b) ...``, ``\\text{(i)}``,
+``Part 2``, ``Stage 1``), the key a label stands for, and a dataset's empty per-part labels (``None``)."""
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Optional, Sequence, Tuple
 
 from .locate import locate
 from .notation import to_latex
@@ -11,11 +12,14 @@ from .scan import matching_brace, strip_leading, strip_trailing
 _ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
 
 
+_KEY = r'[a-z]|[ivx]{1,4}|[1-9]'
 _PART_LABEL_RE = re.compile(
     r'(?:^|(?<=\\\\)|(?<=\n)|(?<=&)|(?<=;)|(?<=,)|(?<=\\quad)|(?<=\\qquad)|(?<=\]))'
     r'(?P<lead>(?:\s|&|\\[,;:! ]|\\quad|\\qquad)*)'
-    r'(?:\\text(?:bf)?\s*\{\s*\((?P<inner>[a-z]|[ivx]{1,4}|[1-9])\)(?P<rest>[^{}]*)\}'
-    r'|\((?P<bare>[a-z]|[ivx]{1,4}|[1-9])\))')
+    r'(?:\\(?:text(?:bf)?|mbox|textrm)\s*\{\s*(?:\((?P<inner>' + _KEY + r')\)|(?:Part|Stage)\s+\(?(?P<named_inner>' + _KEY
+    + r')\)?\s*[:.]?)(?P<rest>[^{}]*)\}'
+    r'|(?:Part|Stage)\s+\(?(?P<named>' + _KEY + r')\)?\s*[:.]'
+    r'|\((?P<bare>' + _KEY + r')\))')
 
 
 def _label_order(label: str, kind: str) -> int:
@@ -27,12 +31,19 @@ def _label_order(label: str, kind: str) -> int:
 
 
 def labelled_parts(response: str) -> List[str]:
-    """The parts of a labelled multi-part answer, in label order: ``(a) ... (b) ...`` -> two texts.
+    """The parts of a labelled multi-part answer, in label order: ``(a) ... (b) ...`` -> two texts."""
+    return [text for _, text in sorted(labelled_groups(response))]
 
-    Labels are ``(a)``/``(i)``/``(1)`` (bare or in ``\\text{}``/``\\textbf{}``) where a part can
-    start (text start, a new ``\\\\`` line, a ``&`` column, after ``;``/``,``/``\\quad``), and must
-    run in sequence from the first one: a ``(r)`` in ``E(r)``, or a nested ``(i)`` inside part (b),
-    does not split. Text before the first label is dropped. Fewer than two labels: [].
+
+def labelled_groups(response: str) -> List[Tuple[int, str]]:
+    """(label order, text) of each labelled part, in the order written: ``(b) y (a) x`` -> [(1, y), (0, x)].
+
+    Labels are ``(a)``/``(i)``/``(1)``, ``Part 2``/``Stage 1:`` (bare or in ``\\text{}``/``\\textbf{}``)
+    where a part can start (text start, a new ``\\\\`` line, a ``&`` column, after ``;``/``,``/
+    ``\\quad``). Either every label of the first one's kind appears once and together they are the
+    first k of that kind (any order: a label is a label), or they are taken in sequence from the first
+    one: a ``(r)`` in ``E(r)``, or a nested ``(i)`` inside part (b), does not split. Text before the
+    first label is dropped. Fewer than two labels: [].
     """
     if not isinstance(response, str) or not response.strip():
         return []
@@ -43,29 +54,73 @@ def labelled_parts(response: str) -> List[str]:
     text = _hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip()))
     found = []
     for m in _PART_LABEL_RE.finditer(text):
-        label = m.group('inner') or m.group('bare')
+        label = m.group('inner') or m.group('named_inner') or m.group('named') or m.group('bare')
         found.append((m.start() + len(m.group('lead')), m.end(), label, m.group('rest')))
     if len(found) < 2:
         return []
     first = found[0][2]
-    kind = 'roman' if first == 'i' else 'digit' if first.isdigit() else 'letter'
-    if _label_order(first, kind) != 0:
-        return []
-    chosen, expected = [], 0
-    for start, end, label, rest in found:
-        if _label_order(label, kind) == expected:
-            chosen.append((start, end, rest))
-            expected += 1
+    kind = 'roman' if first == 'i' or (first in _ROMAN and len(first) > 1) else 'digit' if first.isdigit() \
+        else 'letter'
+    orders = [_label_order(label, kind) for _, _, label, _ in found]
+    if -1 not in orders and sorted(orders) == list(range(len(orders))):
+        chosen = [(start, end, rest, order) for (start, end, _, rest), order in zip(found, orders)]
+    else:
+        if _label_order(first, kind) != 0:
+            return []
+        chosen, expected = [], 0
+        for (start, end, _, rest), order in zip(found, orders):
+            if order == expected:
+                chosen.append((start, end, rest, order))
+                expected += 1
     if len(chosen) < 2:
         return []
     parts = []
-    for index, (start, end, rest) in enumerate(chosen):
+    for index, (start, end, rest, order) in enumerate(chosen):
         stop = chosen[index + 1][0] if index + 1 < len(chosen) else len(text)
         body = text[end:stop]
         if rest and rest.strip():
             body = '\\text{%s}%s' % (rest, body)
-        parts.append(_strip_part_edges(body))
+        parts.append((order, _strip_part_edges(body)))
     return parts
+
+
+def label_key(label: object) -> str:
+    """The part a label names, as one key: ``(a)``, ``a)``, ``\\text{(A)}``, ``Part a`` -> ``'a'``; ``(ii)``
+    -> ``'ii'``; ``2`` -> ``'2'``; '' when it is no label."""
+    text = clean_label(str(label or '')).lower()
+    text = re.sub(r'\\text(?:bf)?\s*\{([^{}]*)\}', r'\1', text)
+    text = re.sub(r'^(?:part|stage)\s+', '', text.strip())
+    m = re.fullmatch(r'\(?\s*(' + _KEY + r')\s*[).:]?', text.strip())
+    return m.group(1) if m else ''
+
+
+_LABEL_ONLY_RE = re.compile(r'\s*(?:\\(?:text(?:bf)?|mbox|textrm)\s*\{\s*)?(?:(?:Part|Stage)\s+)?\(\s*(?:' + _KEY
+                            + r')\s*\)\s*[:.]?\s*\}?\s*')
+
+
+def is_label(text: str) -> bool:
+    """Whether a piece of text is only a part's label (``(b)``, ``\\text{(ii)}``), no answer."""
+    return bool(_LABEL_ONLY_RE.fullmatch(text or ''))
+
+
+def label_orders(keys: Sequence[str]) -> Optional[List[int]]:
+    """The place (0, 1, ...) each label key names, read as one kind (letters, roman numerals when every
+    key is one, digits); None when a key is of another kind."""
+    kind = 'roman' if all(k in _ROMAN for k in keys) and any(k in ('i', 'ii') for k in keys) \
+        else 'digit' if all(k.isdigit() for k in keys) else 'letter'
+    orders = [_label_order(k, kind) for k in keys]
+    return None if -1 in orders else orders
+
+
+def clean_label(item: str) -> str:
+    """A dataset's per-part label (unit, error, part name) without wrappers; '' for none (``None``,
+    ``\\text{None}``, ``null``, ``-``)."""
+    item = re.sub(r'^(\\[,;: ]|~|\s)+', '', item).strip().strip('"').strip()
+    item = re.sub(r'^\$(.*)\$$', r'\1', item).strip()
+    inner = re.fullmatch(r'\\(text|mathrm)\s*\{\s*(.*?)\s*\}', item)
+    if inner and inner.group(2).lower() in ('none', ''):
+        return ''
+    return '' if item.lower() in ('none', 'null', '-') else item
 
 
 _TEXT_OPEN_RE = re.compile(r'\\text(?:bf)?\s*\{')

@@ -23,7 +23,7 @@ import sympy
 
 from .canonical_parser import Unsupported, parse_canonical
 from .notation import to_latex
-from .limits import check_expr_limits, check_text_limits
+from .run.limits import check_expr_limits, check_text_limits
 from .normalize import LatexError, normalize_latex
 
 __all__ = ['LatexError', 'normalize_latex', 'to_sympy']

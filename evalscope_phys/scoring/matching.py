@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-import numpy as np
-from scipy.optimize import linear_sum_assignment
-
 Pair = Tuple[int, int]
 
 
@@ -22,6 +19,9 @@ def best_assignment(table: Dict[Pair, object], rows: int, cols: int,
     """The assignment of rows to columns maximising the sum of ``value`` over matched pairs."""
     if rows == 0 or cols == 0:
         return []
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment  # here, not at import: ~0.8 s that only lists and sets need
+
     weights = np.zeros((rows, cols))
     for (i, j), outcome in table.items():
         weights[i, j] = value(outcome)

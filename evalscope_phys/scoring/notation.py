@@ -109,3 +109,18 @@ def clean(text: str) -> str:
         if text == before:
             break
     return text
+
+
+_LAYOUT_RE = re.compile(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle')
+_FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
+
+
+def compact(text: str) -> str:
+    """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
+    fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
+    return _FRACTION_SPELLINGS_RE.sub(r'\\frac', _LAYOUT_RE.sub('', text))
+
+
+def same_text(reference: str, answer: str) -> bool:
+    """The very text of the reference (as :func:`compact` compares it): equal whatever it means."""
+    return compact(clean(to_latex(reference or ''))) == compact(clean(to_latex(answer or '')))

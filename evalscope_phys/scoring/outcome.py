@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from .definitions import Givens
+
 
 STRICT_RTOL = 1e-6
 """Numbers (after unit conversion) closer than this, relatively, are the same answer."""
@@ -21,12 +23,14 @@ class ReferenceUnreadable(Exception):
 
 @dataclass(frozen=True)
 class Options:
-    """How to compare: the record's tolerance, a unit given apart, list order, whether to compute EED."""
+    """How to compare: the record's tolerance, a unit given apart, list order, whether to compute EED,
+    and what the problem and the answer define (:mod:`.definitions`; None: no question given)."""
 
     tolerance: Optional[float] = None
     unit: str = ''
     ordered: bool = False
     eed: bool = True
+    givens: Optional[Givens] = None
 
     @property
     def rtol(self) -> float:

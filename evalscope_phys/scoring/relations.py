@@ -10,7 +10,7 @@ from typing import List, Optional, Tuple
 
 from . import values
 from .answer import Answer, Definition, Empty, Interval, Relation, Unreadable
-from .notation import clean, plain_operators
+from .notation import clean, compact, plain_operators
 from .scan import command_end, matching_brace, top_level_split
 from .trailing_units import is_numeric, split_unit
 
@@ -163,6 +163,3 @@ def drop_lead_prose(text: str) -> str:
         return text
     return text[m.end():].strip() if m else text
 
-
-def compact(text: str) -> str:
-    return re.sub(r'\s+', '', re.sub(r'\\[,;:! ]|\\left|\\right', '', text))

@@ -61,6 +61,9 @@ class Verdict:
     """Free-text detail for humans (parse error, limit that fired); not for parsing."""
     parts: Tuple['Verdict', ...] = ()
     """One verdict per reference part when the reference has several (in reference order)."""
+    matched_by: str = ''
+    """How the response's pieces were paired with several reference parts (``label``, ``content``;
+    :data:`~.pairing.MATCHED_BY`); '' for one reference."""
 
     @classmethod
     def unscored(cls, reason: str, detail: str = '', extracted: Optional[str] = None,

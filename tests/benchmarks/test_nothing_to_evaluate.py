@@ -4,6 +4,7 @@ import json
 import pytest
 
 from conftest import load_subsets, run_evalscope_eval
+from test_unreadable_files import ADAPTERS, FOLDER_FILES
 from evalscope_phys.benchmarks.base import NothingToEvaluateError
 from evalscope_phys.serve.replay import replay_server
 
@@ -42,10 +43,17 @@ def test_evalscope_eval_on_the_question_only_release_exits_non_zero_with_one_lin
     assert 'Traceback' not in run.process.stderr
 
 
-@pytest.mark.parametrize('adapter', ['physics_yale', 'cmphysbench'])
-def test_physics_yale_and_cmphysbench_name_the_reasons_too(tmp_path, adapter):
-    """These two once built their error without the exclusions, so it said only "no record belongs"."""
-    path = tmp_path / 'rows.json'
-    path.write_text(json.dumps([1, 2, 'three']))
-    with pytest.raises(NothingToEvaluateError, match=r'3 record\(s\) excluded \(3 not a JSON object\)'):
+@pytest.mark.parametrize('adapter', ADAPTERS)
+def test_every_adapter_names_the_reasons(tmp_path, adapter):
+    """One load skeleton for all: physics_yale and cmphysbench once dropped the reasons ("no record belongs"),
+    and phybench, ugphysics and olympiadbench_physics crashed on a row that is not an object."""
+    rows = json.dumps([1, 2, 'three'])
+    if adapter in FOLDER_FILES:  # one file per subset: each of them holds the three rows
+        for name in ('PhysUnivBench_en_OE.json', 'PhysUnivBench_en_MCQ.json'):
+            (tmp_path / name).write_text(rows)
+        path, count = tmp_path, 6
+    else:
+        path, count = tmp_path / 'rows.json', 3
+        path.write_text(rows)
+    with pytest.raises(NothingToEvaluateError, match=rf'{count} record\(s\) excluded \({count} not a JSON object\)'):
         load_subsets(adapter, path)

@@ -114,7 +114,7 @@ def scored_sample(problem_id, response):
 
 def test_labelled_parts_are_scored_one_by_one_and_weights_travel_with_the_score():
     score = scored_sample('optics-1', r'\boxed{(a)\ v = 150\,\text{mm}} \boxed{(b)\ m = -2}')
-    assert score.metadata['matched_by'] == 'labelled'
+    assert score.metadata['matched_by'] == 'label'
     assert [s['strict'] for s in score.metadata['sub_verdicts']] == [True, False]
     assert score.value['partial'] == 0.5 and score.value['strict_acc'] == 0.0
     assert score.metadata['metric_weights'] == {'answer_acc': 2}
@@ -214,7 +214,7 @@ def test_o3_mini_solutions_replayed_through_the_cli_match_the_comparison_script(
     reviews = {r['sample_score']['sample_metadata']['id']: r['sample_score']['score'] for r in run.reviews('physics_yale')}
     assert set(reviews) == set(problems)
     for rid in sorted(problems)[:20]:  # the CLI's verdicts are the script's (same matching, same engine)
-        expected = score_parts(problems[rid]['answers'], theirs[rid].solution)
+        expected = score_parts(problems[rid]['answers'], theirs[rid].solution, question=problems[rid]['question'])
         got = reviews[rid]['metadata']['sub_verdicts']
         assert [(s['strict'], s['reason']) for s in got] == [(p.strict, p.reason) for p in expected.parts], rid
     comparison = explain({rid: s['metadata']['sub_verdicts'] for rid, s in reviews.items()}, theirs, 'optics')

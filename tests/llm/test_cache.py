@@ -1,10 +1,11 @@
 """The append-only judge cache: answers survive a crash, a torn last line costs only its own call."""
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
-from evalscope_phys.llm import JsonlCache
+from evalscope_phys.llm import JsonlCache, JudgeEndpoint, call_key
 
 
 def test_rows_persist_and_later_lines_win(tmp_path: Path) -> None:
@@ -40,3 +41,18 @@ def test_a_garbled_middle_line_is_skipped_and_counted(tmp_path: Path) -> None:
     path.write_text('{"key": "a"}\nnot json\n{"no_key": 1}\n{"key": "b"}\n', encoding='utf-8')
     cache = JsonlCache(path)
     assert sorted(r['key'] for r in cache) == ['a', 'b'] and cache.dropped == 2
+
+
+def test_call_keys_are_those_of_existing_caches_and_tell_the_parts_apart() -> None:
+    """audit stage 3 and error analysis wrote these keys before they shared call_key: old caches still hit."""
+    assert call_key('judge-m', 'tmpl', 'a', 'b') == hashlib.sha256(b'judge-m\x00tmpl\x00a\x00b\x00').hexdigest()
+    assert call_key('m', 'ab', 'c') != call_key('m', 'a', 'bc')
+    assert call_key('m', 'lone \ud800 surrogate') == call_key('m', 'lone ? surrogate')  # encoded, never raises
+
+
+def test_an_endpoint_builds_its_client_with_its_retry_policy_and_reply_budget() -> None:
+    client = JudgeEndpoint('http://127.0.0.1:9/v1', 'm', 'k', max_retries=1, backoff=0.5, timeout=7.0,
+                           max_tokens=33).client()
+    assert (client.url, client.model, client.api_key, client.max_retries, client.backoff, client.timeout,
+            client.max_tokens) == ('http://127.0.0.1:9/v1/chat/completions', 'm', 'k', 1, 0.5, 7.0, 33)
+

@@ -168,3 +168,20 @@ def test_an_answer_that_instructs_its_grader_is_refused_as_the_adapters_refuse_i
     # the number is read and rejected; under scope all a judge sees only the extracted number, not the words
     assert seen['undecided'][0] == (False, 'rule_rejected') and seen['all'][0] == (True, 'rule_rejected')
     assert [reason for _, reason in seen['all']].count(ADDRESSES_GRADER) == 2
+
+
+def test_one_pair_boots_one_worker_not_the_whole_pool(tmp_path):
+    # a small job does not wait for (or compete with) a full pool: only one worker is started
+    import argparse
+
+    from evalscope_phys.scoring import cli
+    from evalscope_phys.scoring.run import pool
+    pool.configure_pool(2)
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    pairs.write_text(json.dumps({'gt': r'\frac{1}{2} m v^2', 'gen': r'\boxed{\frac{m v^2}{2}}'}) + '\n')
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    assert cli.run(parser.parse_args(['--pairs', str(pairs), '--out', str(out), '--quiet'])) == 0
+    assert json.loads(out.read_text())['strict'] is True
+    assert len(pool.get_pool()._all) == 1
+    pool.shutdown_pool()

@@ -154,3 +154,18 @@ def test_points_that_cannot_be_evaluated_never_make_an_accidental_match(referenc
                                                ('\\sqrt{x^2}', 'x'), ('\\sin^2 x + \\cos^2 x', '1')])
 def test_equivalent_forms_are_still_accepted(reference, answer):
     assert score_answer(reference, answer, timeout=60).strict is True
+
+
+def test_the_question_is_part_of_the_cached_key():
+    """The same answer under two questions: the question's definition decides, not the cache."""
+    clear_cache()
+    reference, answer = r'k_F = (3\pi^2 \rho)^{1/3}', r'k_F = \left(\frac{3\pi^2 Nq}{V}\right)^{1/3}'
+    defined = score_answer(reference, answer, question=r'in terms of the density $\rho \equiv Nq/V$')
+    plain = score_answer(reference, answer, question='A solid of $N$ atoms.')
+    assert defined.strict is True and plain.strict is False
+    assert score_answer(reference, answer).strict is False
+
+
+def test_a_question_that_is_no_text_is_an_unscored_error():
+    verdict = score_answer('x', 'x', question=object())
+    assert verdict.reason == 'error' and not verdict.scored and 'question' in verdict.detail

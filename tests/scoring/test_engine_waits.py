@@ -45,15 +45,21 @@ def test_a_caller_is_not_held_past_its_budget_by_another_scoring_the_same_text(m
     engine.clear_cache()
 
 
-def test_the_cache_key_is_a_digest_and_the_cache_is_bounded_in_bytes(monkeypatch):
+def test_the_cache_key_is_a_digest_and_the_cache_is_bounded_in_bytes():
     engine.clear_cache()
-    monkeypatch.setattr(engine, 'CACHE_MAX_BYTES', 20_000)
-    long_reply = 'x' * 50_000
-    for index in range(60):
-        engine.score_answer('2', long_reply + rf'\boxed{{{index}}}', timeout=None)
-    assert 0 < engine.cache_bytes() <= 20_000
-    with engine._cache_lock:
-        assert all(isinstance(key, bytes) and len(key) == 16 for key in engine._cache)
-        assert len(engine._cache) < 60
+    engine.set_cache_limit(20_000)
+    try:
+        long_reply = 'x' * 50_000
+        for index in range(60):
+            engine.score_answer('2', long_reply + rf'\boxed{{{index}}}', timeout=None)
+        assert 0 < engine.cache_bytes() <= 20_000
+        with engine._cache_lock:
+            assert all(isinstance(key, bytes) and len(key) == 16 for key in engine._cache)
+            assert len(engine._cache) < 60
+        full = engine.cache_bytes()
+        engine.set_cache_limit(full // 2)  # a smaller bound evicts at once
+        assert 0 < engine.cache_bytes() <= full // 2
+    finally:
+        engine.set_cache_limit(engine.CACHE_MAX_BYTES)
     engine.clear_cache()
     assert engine.cache_bytes() == 0

@@ -1,7 +1,8 @@
 """Right answers the rules used to reject, and their negative twins (``recovered_cases.json``).
 
-Each row is (kind, reference, answer, expected strict and lenient, optional reason, why); a row whose
-``why`` starts with NEGATIVE is a form the new reading must not accept. To add a case, add a row.
+Each row is (kind, reference, answer, optional question, expected strict and lenient, optional reason,
+why); a row whose ``why`` starts with NEGATIVE is a form the new reading must not accept. The question,
+when a row has one, is the problem's text (its definitions and values). To add a case, add a row.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ CASES = json.loads((Path(__file__).parent / 'recovered_cases.json').read_text(en
 
 @pytest.mark.parametrize('case', CASES, ids=[f"{c['kind']}-{i}" for i, c in enumerate(CASES)])
 def test_recovered_case(case):
-    verdict = score_answer(case['reference'], case['answer'])
+    verdict = score_answer(case['reference'], case['answer'], question=case.get('question'))
     context = f"{case['why']}: {case['reference']!r} vs {case['answer']!r} -> {verdict}"
     assert verdict.strict == case['strict'], context
     assert verdict.lenient == case['lenient'], context

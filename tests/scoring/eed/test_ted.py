@@ -1,6 +1,6 @@
 """The fast tree edit distance equals the pre-numpy implementation (the oracle) bit for bit.
 
-Both of :mod:`evalscope_phys.scoring.ted`'s engines (cell by cell and the numpy anti-diagonal one)
+Both of :mod:`evalscope_phys.scoring.eed.ted`'s engines (cell by cell and the numpy anti-diagonal one)
 must return the very same float as ``eed_oracle.oracle_distance`` on random trees and on every tree
 pair the engine builds from the dev pairs and the golden cases.
 """
@@ -13,13 +13,13 @@ from typing import List, Tuple
 
 import pytest
 
-from evalscope_phys.scoring import eed, ted
-from evalscope_phys.scoring.eed import cluster_cost, tree_edit_distance
+from evalscope_phys.scoring.eed import eed, ted
+from evalscope_phys.scoring.eed.eed import cluster_cost, tree_edit_distance
 from evalscope_phys.scoring.engine import clear_cache, score_answer
-from evalscope_phys.scoring.tree import OPERATOR, SYMBOL, ExprNode
-from tests.scoring.eed_oracle import oracle_distance
+from evalscope_phys.scoring.eed.tree import OPERATOR, SYMBOL, ExprNode
+from tests.scoring.eed.eed_oracle import oracle_distance
 
-GOLDEN = json.loads((Path(__file__).parent / 'golden_cases.json').read_text(encoding='utf-8'))
+GOLDEN = json.loads((Path(__file__).parents[1] / 'golden_cases.json').read_text(encoding='utf-8'))
 
 
 def _random_tree(rng: random.Random, depth: int, width: int) -> ExprNode:
@@ -93,3 +93,13 @@ def test_engine_distances_equal_the_oracle_on_every_dev_pair(monkeypatch, shared
     assert max(a.size() * b.size() for a, b, _ in seen) > 10_000  # the numpy engine is exercised
     for a, b, distance in seen:
         assert distance == oracle_distance(a, b), (a.render(), b.render())
+
+
+def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
+    # 3-node answers, each seen once: the node bound alone would keep ~65k of them
+    monkeypatch.setattr(ted, 'INDEX_CACHE_ENTRIES', 50)
+    rng = random.Random(7)
+    for _ in range(200):
+        a, b = _random_tree(rng, 2, 2), _random_tree(rng, 2, 2)
+        assert tree_edit_distance(a, b) == oracle_distance(a, b)
+    assert len(ted._index_cache) <= 50

@@ -4,7 +4,7 @@ Some inputs are cheap to write and ruinous to evaluate (``2^{99999999}``, ``10^{
 10k-character sums). ``check_text_limits`` runs on the LaTeX before parsing and
 ``check_expr_limits`` on the parsed expression before ``simplify``; both return a short reason or
 None, so an answer is reported as unscored with that reason instead of burning the deadline. The
-deadline is :data:`ANSWER_DEADLINE` (enforced by :mod:`evalscope_phys.scoring.pool`, which kills the worker).
+deadline is :data:`ANSWER_DEADLINE` (enforced by :mod:`evalscope_phys.scoring.run.pool`, which kills the worker).
 """
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def _atom_log10(tokens: List[str], pos: int):
     token = tokens[pos]
     if token in '+-':
         return _atom_log10(tokens, pos + 1)
-    if token[0].isdigit() or token[0] == '.':
+    if token[0].isdigit() or (token[0] == '.' and token != '.'):  # a lone '.' is punctuation, not a number
         number = float(token)
         return (math.log10(number) if number else -_HUGE), pos + 1
     if token in _OPEN:

@@ -1,4 +1,4 @@
-"""The extended Zhang–Shasha distance as it was before :mod:`evalscope_phys.scoring.ted` (db9153c).
+"""The extended Zhang–Shasha distance as it was before :mod:`evalscope_phys.scoring.eed.ted` (db9153c).
 
 Kept verbatim as the oracle the fast engines must equal bit for bit; not used by the package.
 """
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
-from evalscope_phys.scoring.eed import cluster_cost
-from evalscope_phys.scoring.tree import ExprNode
+from evalscope_phys.scoring.eed.eed import cluster_cost
+from evalscope_phys.scoring.eed.tree import ExprNode
 
 
 class _Indexed:

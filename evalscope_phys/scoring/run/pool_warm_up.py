@@ -5,6 +5,6 @@ unit registry, ...), so a replacement after a timeout is ready in milliseconds i
 seconds of warm-up against the next answer's deadline. Importing this anywhere else only runs
 the same idempotent warm-ups.
 """
-from evalscope_phys.scoring import worker
+from evalscope_phys.scoring.run import worker
 
 worker.warm_up(list(worker.PRELOAD_MODULES))

@@ -27,8 +27,8 @@ by :mod:`.ted` (cell by cell for small trees, one anti-diagonal at a time with n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from evalscope_phys.scoring.ted import tree_distance
-from evalscope_phys.scoring.tree import ExprNode, expression_tree
+from evalscope_phys.scoring.eed.ted import tree_distance
+from evalscope_phys.scoring.eed.tree import ExprNode, expression_tree
 
 CLUSTER_BAR = 5
 """Subtrees up to this many nodes pay full price when inserted or deleted whole."""

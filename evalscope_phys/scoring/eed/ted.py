@@ -25,7 +25,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
-from evalscope_phys.scoring.tree import ExprNode
+from evalscope_phys.scoring.eed.tree import ExprNode
 
 NUMPY_MIN_CELLS = 6_000
 """Below this many DP cells the cell-by-cell loop is faster than numpy's per-diagonal overhead."""
@@ -33,6 +33,10 @@ NUMPY_MAX_CELLS = 3_000_000
 """Above this the all-tables arrays (36 bytes a cell) would cost >100 MB; the loop runs instead."""
 INDEX_CACHE_NODES = 200_000
 """Nodes of indexed trees kept in the cache (about 100 bytes a node: ~20 MB at most)."""
+INDEX_CACHE_ENTRIES = 4096
+"""Indexed trees kept, whatever their size: a table costs ~600 bytes before its nodes, so 200k nodes of
+3-node answers (each answer is indexed once, then never seen again) would grow a worker by ~40 MB
+over 50k pairs; 4096 covers both orientations of the 1,024 references a worker keeps."""
 
 Label = Tuple[str, str]
 
@@ -110,7 +114,7 @@ def indexed(root: ExprNode, whole_cost, mirror: bool) -> Indexed:
         if key not in _index_cache:
             _index_cache[key] = (root, table)  # the node is kept alive, so its id is not reused
             _index_nodes += len(table.labels)
-        while _index_nodes > INDEX_CACHE_NODES and _index_cache:
+        while (_index_nodes > INDEX_CACHE_NODES or len(_index_cache) > INDEX_CACHE_ENTRIES) and _index_cache:
             _index_nodes -= len(_index_cache.popitem(last=False)[1][1].labels)
     return table
 

@@ -12,10 +12,10 @@ import pytest
 import sympy as sp
 import zss
 
-from evalscope_phys.scoring.eed import (
+from evalscope_phys.scoring.eed.eed import (
     EedResult, cluster_cost, eed_from_distance, eed_score, tree_edit_distance,
 )
-from evalscope_phys.scoring.tree import OPERATOR, SYMBOL, ExprNode
+from evalscope_phys.scoring.eed.tree import OPERATOR, SYMBOL, ExprNode
 
 
 def tree(text: str) -> ExprNode:

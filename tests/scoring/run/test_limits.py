@@ -6,8 +6,8 @@ import json
 import pytest
 import sympy as sp
 
-from evalscope_phys.scoring import limits
-from evalscope_phys.scoring.limits import check_expr_limits, check_text_limits
+from evalscope_phys.scoring.run import limits
+from evalscope_phys.scoring.run.limits import check_expr_limits, check_text_limits
 
 
 # --- input checks -------------------------------------------------------------------------------

@@ -83,26 +83,34 @@ class WorkerPool:
         self._idle: List[Worker] = []  # ready or still starting, not in use
         self._all: Set[Worker] = set()
         self._booted = False
+        self.boot_started = threading.Event()
+        """Set once the boot has begun (a worker is starting): what early starts are tested by."""
         self._boot_error: Optional[str] = None
         self._closed = False
 
     # --- boot -------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Begin starting every worker without waiting (the boot); a no-op once started."""
+    def start(self, workers: Optional[int] = None) -> None:
+        """Begin starting ``workers`` (default: all) without waiting (the boot); a no-op once started.
+
+        A small job starts one worker: the others would only compete with it for the CPU, and a
+        second call in flight still starts its own worker on demand (``_acquire``).
+        """
         with self._cond:
             if self._closed:
                 return
             if self._boot_error is not None and not self._all:
                 self._boot_error = None  # the last boot failed: try again
-            while len(self._all) < self.size:
+            target = self.size if workers is None else max(1, min(self.size, workers))
+            while len(self._all) < target:
                 self._idle.append(self._spawn())
+            self.boot_started.set()
 
     def _wait_for_boot(self) -> Optional[str]:
         """Block until one worker is ready; an error message if the boot failed."""
         if self._booted:
             return None
-        self.start()
+        self.start(1 if self.boot_started.is_set() else None)  # a failed boot is tried again
         end = time.monotonic() + WORKER_START_TIMEOUT + SHUTDOWN_GRACE
         with self._cond:
             while not self._booted and self._boot_error is None and not self._closed:
@@ -294,13 +302,14 @@ def get_pool() -> WorkerPool:
         return _pool
 
 
-def start_pool(wait: bool = False) -> Optional[str]:
+def start_pool(wait: bool = False, workers: Optional[int] = None) -> Optional[str]:
     """Begin booting the shared pool now, so the first answers do not wait for it.
 
-    ``wait=True`` blocks until the boot is done (returns its error message, or None).
+    ``workers`` starts only that many now (a small job: one); a later call without it starts the
+    rest. ``wait=True`` blocks until one worker is ready (returns the boot's error message, or None).
     """
     pool = get_pool()
-    pool.start()
+    pool.start(workers)
     return pool._wait_for_boot() if wait else None
 
 

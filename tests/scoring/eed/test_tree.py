@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from evalscope_phys.scoring.tree import (
+from evalscope_phys.scoring.eed.tree import (
     FUNCTION, NUMBER, OPERATOR, SYMBOL, ExprNode, expression_tree, node_kind_and_name,
 )
 

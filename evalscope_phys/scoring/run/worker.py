@@ -18,7 +18,7 @@ WORKER_START_TIMEOUT = 120.0
 """Seconds a new worker may take to import SymPy on a cold, loaded machine before we give up."""
 PRELOAD_MODULES = ['sympy']
 """Imported and warmed up once per forkserver, so neither a call nor a restart pays for it."""
-WARM_UP_MODULE = 'evalscope_phys.scoring.pool_warm_up'
+WARM_UP_MODULE = 'evalscope_phys.scoring.run.pool_warm_up'
 """Imported last by the forkserver: runs every preloaded module's ``warm_up()`` there, once."""
 WORKER_MEMORY_LIMIT = 4 * 1024 ** 3
 """Address-space cap per worker (bytes): a runaway expansion fails with MemoryError, not the OOM killer."""

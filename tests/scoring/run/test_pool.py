@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from evalscope_phys.scoring import pool as limits
-from evalscope_phys.scoring.eed import eed_score
-from evalscope_phys.scoring.pool import LimitedResult, WorkerPool, default_worker_count, get_pool, run_limited
+from evalscope_phys.scoring.run import pool as limits
+from evalscope_phys.scoring.eed.eed import eed_score
+from evalscope_phys.scoring.run.pool import LimitedResult, WorkerPool, default_worker_count, get_pool, run_limited
 
 
 # Module-level so the worker can import them by name (calls travel by pickle).
@@ -76,7 +76,7 @@ def test_workers_preimport_sympy_and_the_engine():
     # what every caller does: importing the engine registers it for the workers (before the pool boots,
     # in the forkserver; after, in each new worker -- so a replacement after a kill has it too)
     import evalscope_phys.scoring.engine  # noqa: F401
-    from evalscope_phys.scoring.pool import configure_pool
+    from evalscope_phys.scoring.run.pool import configure_pool
     configure_pool(default_worker_count())  # fresh workers, whatever booted the pool before this test
     assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare').value == [True, True]
 
@@ -211,7 +211,7 @@ def test_exit_is_prompt_and_clean_even_with_a_call_in_flight(tmp_path):
     script = tmp_path / 'uses_pool.py'
     script.write_text(textwrap.dedent('''
         import socket, threading, time
-        from evalscope_phys.scoring.pool import get_pool, run_limited
+        from evalscope_phys.scoring.run.pool import get_pool, run_limited
         from pool_jobs import report_and_sleep
         assert run_limited(pow, 2, 5).value == 32
         assert run_limited(time.sleep, 10, timeout=0.2).reason == 'timeout'
@@ -323,7 +323,7 @@ def test_the_one_time_boot_is_not_charged_to_the_first_call(tmp_path):
     # machine; the first call still gets its whole (short) budget for itself.
     script = tmp_path / 'first_call.py'
     script.write_text('''
-from evalscope_phys.scoring.pool import run_limited
+from evalscope_phys.scoring.run.pool import run_limited
 result = run_limited(pow, 2, 10, timeout=1.0)
 print(result.ok, result.value, flush=True)
 ''')
@@ -372,5 +372,34 @@ def test_with_wait_a_queued_call_keeps_its_whole_budget(tmp_path):
         b.join(60)
         assert results['a'].value is True
         assert results['b'].ok and results['b'].value == 32, results['b']
+    finally:
+        pool.shutdown()
+
+
+def test_a_small_job_starts_one_worker_and_a_later_start_the_rest():
+    # the scoring CLI with a few pairs: one worker boots (the others would only compete with it)
+    pool = WorkerPool(2)
+    try:
+        assert not pool.boot_started.is_set()
+        pool.start(1)
+        assert pool.boot_started.is_set()
+        assert pool.run(pow, (2, 5), 60.0).value == 32
+        assert len(pool._all) == 1  # the call did not start the rest of the pool
+        pool.start()
+        assert len(pool._all) == 2
+        assert pool.run(pow, (3, 2), 60.0).value == 9
+    finally:
+        pool.shutdown()
+
+
+def test_a_failed_boot_is_tried_again_by_the_next_call():
+    pool = WorkerPool(1)
+    try:
+        pool.start(1)
+        assert pool._wait_for_boot() is None
+        for worker in list(pool._all):  # every worker gone, as after a failed boot
+            pool._discard(worker, replace=False)
+        pool._boot_error, pool._booted = 'scoring worker failed to start: test', False
+        assert pool.run(pow, (2, 3), 60.0).value == 8
     finally:
         pool.shutdown()

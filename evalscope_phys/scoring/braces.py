@@ -1,0 +1,43 @@
+"""Unbalanced braces in a located answer: repaired only where the missing brace can go in one place.
+
+Why: a model's ``\\frac{a}{b`` (cut off before its last ``}``) means ``\\frac{a}{b}``: the one unclosed
+group holds a single token, so no other closing point exists. ``\\frac{a}{b+c`` could be
+``\\frac{a}{b}+c`` or ``\\frac{a}{b+c}``: left as written, the reader reports ``unbalanced_braces``
+(the model's failure, ``unparseable_answer``), never a guess.
+"""
+from __future__ import annotations
+
+import re
+
+from .scan import command_end
+
+_ONE_TOKEN_RE = re.compile(r"^(?:\\[A-Za-z]+|[A-Za-z]'*|[-+]?\d+(?:\.\d+)?)$")
+#: commands whose argument is words or a unit: closing it at the end is the only reading
+_TEXT_COMMAND_RE = re.compile(r'\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*$')
+
+
+def repair_braces(text: str) -> str:
+    """``text`` with its one missing closing brace appended, when that is the only place it can go
+    (see the module docstring); otherwise ``text`` unchanged."""
+    unclosed, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i = command_end(text, i)  # \{ and \} are no group
+            continue
+        if c == '{':
+            unclosed.append(i)
+        elif c == '}':
+            if not unclosed:
+                return text  # a closing brace too many: no repair
+            unclosed.pop()
+        i += 1
+    if len(unclosed) != 1:
+        return text
+    start = unclosed[0]
+    content = text[start + 1:].strip()
+    if not content:
+        return text
+    if _ONE_TOKEN_RE.match(content) or (_TEXT_COMMAND_RE.search(text[:start]) and not re.search(r'[{}$\\]', content)):
+        return text.rstrip() + '}'
+    return text

@@ -1,0 +1,345 @@
+"""The pairing stage: which pieces of a response answer which reference part, one outcome per part.
+
+Every multi-part caller goes through here (``score_answer`` with several references, so the
+``physics_yale``, ``ugphysics``, ``olympiadbench``, ``physreason``, ... adapters alike). It runs in
+the scoring worker, after the answer is located and read, before each pair is compared:
+
+1. **Pieces.** The response's labelled parts (:func:`.labels.labelled_groups`: ``(a)``, ``(ii)``,
+   ``Part 2``, ``Stage 1``), each read on its own, and the final answer's items (boxes, list items,
+   aligned and table rows), in the order written.
+2. **By label** (``matched_by='label'``). When the response labels exactly as many parts as there
+   are references, or the references carry labels of their own, a labelled piece is compared only
+   with the part of its label: swapped labels are wrong, never re-paired by value.
+3. **By content** (``matched_by='content'``). Otherwise every (part, item) pair is compared and the
+   items are assigned one to one, maximising (strictly equal, leniently equal, same left-hand-side
+   name, paired at all) in that order of weight. For ordered parts with as many unnamed answers as
+   parts, the places pair them; with more or fewer, the assignment keeps the written
+   order (:func:`ordered_assignment`, exact dynamic programming): an unlabelled, unnamed value is
+   identified only by its place, so ``2, 1`` does not answer ``1, 2``; a merged line, an extra basis
+   line or a table only shifts the places. Items naming a part's quantity on the left pair with it
+   first, in any order (the name is the model's own label). Unordered parts use the optimal
+   assignment of :mod:`.matching`.
+4. **Segments.** An item left unpaired joins the part whose quantity it names, or, unnamed, the part
+   of the nearest paired item before it, so the part is compared with all it says: a derivation step, a definition or a
+   condition beside the answer is allowed by the comparator's several-values rules, a second
+   candidate makes the part ``count_mismatch``. One item never answers two parts, so two pieces
+   cannot both match one ``= 0`` reference, and names are compared (``y = 0`` is no ``x = 0``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .answer import Answer, Collection, Definition, Empty, Relation, Text, Value, describe
+from .matching import best_assignment
+from .outcome import Options, Outcome, ReferenceUnreadable, rejected
+from .quantity_names import same_quantity_name
+
+MATCHED_BY = ('single', 'label', 'content', 'whole')
+"""How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
+MAX_PAIRS = 120
+"""Comparisons made to pair one response (parts x items); beyond it, only pairs near the written
+order are compared (cost: each comparison may read an expression)."""
+
+WEIGHT_STRICT, WEIGHT_LENIENT, WEIGHT_NAME, WEIGHT_PAIRED = 8.0, 4.0, 2.0, 1.0
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of the response: what it says and the label it was written under ('' for none)."""
+
+    answer: Answer
+    label: str = ''
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One outcome per reference part (None: the reference part is unreadable) and how they were paired."""
+
+    parts: Tuple[Optional[Outcome], ...]
+    matched_by: str
+    unreadable: Tuple[str, ...] = ()
+    """Why each unreadable reference part is unreadable ('' for the readable ones)."""
+
+
+def flatten(answer: Answer) -> List[Answer]:
+    """The items of a final answer: nested lists and boxes opened, objects (tuples, sets) kept whole."""
+    if isinstance(answer, Collection) and answer.kind in ('list', 'boxes'):
+        return [item for inner in answer.items for item in flatten(inner)]
+    return [] if isinstance(answer, Empty) else [answer]
+
+
+def response_pieces(response: str, expected: Optional[str], answer: Optional[Answer] = None
+                    ) -> Tuple[List[Piece], Dict[str, Answer]]:
+    """(the items of the final answer in the order written; label -> the reading of that labelled part).
+    ``answer`` is the response's final answer when the caller has read it already."""
+    from .extract import extract_answer
+    from .labels import labelled_groups
+    groups = {str(order): extract_answer(text, expected).answer for order, text in labelled_groups(response)}
+    tabled = _table_pieces(response, expected)
+    if tabled is not None:
+        return tabled, groups
+    if answer is None:
+        answer = extract_answer(response, expected).answer
+    return [Piece(item) for item in flatten(answer)], groups
+
+
+def labelled_pieces(groups: Dict[str, Answer]) -> List[Piece]:
+    """The items of each labelled part, labelled, in label order."""
+    return [Piece(item, key) for key in sorted(groups, key=int) for item in flatten(groups[key])]
+
+
+_TABLE_RE = re.compile(r'\\begin\{(array|tabular)\}\s*(?:\{[^{}]*\})?(.*?)\\end\{\1\}', re.S)
+
+
+def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece]]:
+    """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
+    row. A header row (no digit in any cell) names the columns and a leading number labels its row
+    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
+    from .locate import locate
+    from .notation import to_latex
+    from .reading import read_answer
+    from .trailing_units import is_numeric
+    texts, _ = locate(to_latex(response)) if isinstance(response, str) else ([], '')
+    if not any(_TABLE_RE.search(t) for t in texts):
+        return None
+    pieces: List[Piece] = []
+    for text in texts:
+        position = 0
+        for m in _TABLE_RE.finditer(text):
+            pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
+            for row in re.split(r'\\\\', m.group(2)):
+                cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+                if not any(re.search(r'\d', c) for c in cells):
+                    continue
+                if len(cells) > 1 and is_numeric(cells[0]):
+                    cells = cells[1:]
+                pieces.extend(Piece(i) for c in cells if c for i in flatten(read_answer(c, expected)))
+            position = m.end()
+        pieces.extend(Piece(i) for i in flatten(read_answer(text[position:], expected)))
+    return pieces
+
+
+def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, Answer], options: Options,
+         ordered: bool, labels: Sequence[str] = ()) -> Pairing:
+    """Each reference part's outcome against the pieces that answer it (see the module docstring).
+
+    ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
+    from .compare import compare, name_of
+    options = replace(options, ordered=False)
+    n = len(references)
+    refs_labels = _reference_labels(labels, n, groups)
+    if refs_labels is not None and len(set(refs_labels)) == n and set(refs_labels) <= set(groups):
+        outcomes, why = [], []
+        for reference, label in zip(references, refs_labels):
+            outcome, unreadable = _compare(compare, reference, groups[label], options)
+            outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(groups[label])))
+            why.append(unreadable)
+        return Pairing(tuple(outcomes), 'label', tuple(why))
+    if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
+        pieces = labelled_pieces(groups)
+    formulas = [p for p in pieces if not isinstance(p.answer, Text)]
+    if ordered and refs_labels is None and len(formulas) == n:
+        in_place = [_compare(compare, r, p.answer, options) for r, p in zip(references, formulas)]
+        if all(o is not None and o.strict for o, _ in in_place):  # every place right: nothing to pair (cost)
+            return Pairing(tuple(replace(o, answer=describe(p.answer)) for (o, _), p in zip(in_place, formulas)),
+                           'content', ('',) * n)
+    # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
+    by_place = ordered and refs_labels is None and len(formulas) == n and \
+        not any(name_of(p.answer) for p in formulas)
+    table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
+    chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
+    segments = _segments(chosen, references, pieces)
+    outcomes: List[Optional[Outcome]] = []
+    for i, reference in enumerate(references):
+        if unreadable[i]:
+            outcomes.append(None)
+            continue
+        items = segments.get(i, [])
+        if not items:
+            outcomes.append(rejected('no_answer', 'no answer for this part'))
+            continue
+        answer = pieces[items[0]].answer if len(items) == 1 else \
+            Collection('list', tuple(pieces[j].answer for j in items))
+        known = seen.get((i, items[0])) if len(items) == 1 and not options.eed else None
+        outcome, why = (known, '') if known is not None else _compare(compare, reference, answer, options)
+        if outcome is None:
+            unreadable[i] = why
+        outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
+    return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:
+    """The label of each reference part as a group key: the dataset's own labels, else the part's
+    place when the response labels exactly as many parts; None when parts are paired by content."""
+    from .labels import label_key, label_orders
+    keys = [label_key(label) for label in labels] if len(labels) == n else []
+    if groups and keys and all(keys):
+        orders = label_orders(keys)
+        if orders is not None:
+            return [str(o) for o in orders]
+    if groups and len(groups) == n and set(groups) == {str(i) for i in range(n)}:
+        return [str(i) for i in range(n)]
+    return None
+
+
+def _compare(compare, reference: Answer, answer: Answer, options: Options) -> Tuple[Optional[Outcome], str]:
+    try:
+        return compare(reference, answer, options), ''
+    except ReferenceUnreadable as exc:
+        return None, exc.detail or 'unreadable reference'
+
+
+Table = Dict[Tuple[int, int], Tuple[float, bool]]
+"""(part, item) -> (weight, whether both name the same quantity on the left)."""
+
+
+def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: Optional[List[str]],
+           options: Options, names_only: bool = False) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
+    """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
+    outcomes compared on the way (``names_only``: only the names are compared)."""
+    from .compare import compare, name_of
+    quiet = replace(options, eed=False)
+    n, m = len(references), len(pieces)
+    band = None if n * m <= MAX_PAIRS else max(2.0, MAX_PAIRS / (2.0 * n))
+    unreadable = [''] * n
+    table: Table = {}
+    seen: Dict[Tuple[int, int], Outcome] = {}
+    for i, reference in enumerate(references):
+        ref_name = name_of(reference)
+        for j, piece in enumerate(pieces):
+            if refs_labels is not None and piece.label and piece.label != refs_labels[i]:
+                continue  # a labelled piece answers only the part of its label
+            if band is not None and abs(j - i * m / n) > band:
+                continue
+            if unreadable[i]:
+                table[(i, j)] = (WEIGHT_PAIRED, False)  # an unreadable part still keeps its place
+                continue
+            if names_only:
+                item_name = name_of(piece.answer)
+                table[(i, j)] = (WEIGHT_PAIRED, bool(ref_name and item_name and same_quantity_name(ref_name, item_name)))
+                continue
+            if isinstance(reference, Definition) and isinstance(piece.answer, Definition) and ref_name \
+                    and piece.answer.name and not same_quantity_name(ref_name, piece.answer.name):
+                table[(i, j)] = (WEIGHT_PAIRED / 2, False)  # another quantity named: a place, never a match (cost)
+                continue
+            outcome, why = _compare(compare, reference, piece.answer, quiet)
+            if outcome is None:
+                unreadable[i] = why
+                table.update({(i, k): (WEIGHT_PAIRED, False) for k in range(j) if (i, k) in table})
+                table[(i, j)] = (WEIGHT_PAIRED, False)
+                continue
+            seen[(i, j)] = outcome
+            item_name = name_of(piece.answer)
+            named = bool(ref_name and item_name)
+            same_name = named and (outcome.strict or same_quantity_name(ref_name, item_name))
+            weight = WEIGHT_STRICT * outcome.strict + WEIGHT_LENIENT * outcome.lenient + WEIGHT_PAIRED
+            if named:  # the same quantity named on both sides, or another one
+                weight += WEIGHT_NAME if same_name else -WEIGHT_PAIRED / 2
+            elif not outcome.lenient and _commentary(piece.answer) and not isinstance(reference, Text):
+                weight = WEIGHT_PAIRED / 4  # words or a condition: a place for a formula only when nothing else is
+            table[(i, j)] = (weight, same_name)
+    return table, unreadable, seen
+
+
+def _assign(table: Table, rows: Sequence[int], pieces: Sequence[Piece], ordered: bool,
+            by_place: bool) -> Dict[int, int]:
+    """Part -> item: for ordered parts, names first (a part named by one item only, which names that
+    part only, pairs across the order); then, as many answers as parts in order, else the
+    order-keeping assignment; for unordered parts the optimal one."""
+    cols = len(pieces)
+    chosen: Dict[int, int] = {}
+    if ordered:
+        by_row: Dict[int, List[int]] = {}
+        by_col: Dict[int, List[int]] = {}
+        for (i, j), (_, same_name) in table.items():
+            if same_name and i in rows:
+                by_row.setdefault(i, []).append(j)
+                by_col.setdefault(j, []).append(i)
+        for i, js in by_row.items():
+            if len(js) == 1 and len(by_col[js[0]]) == 1:
+                chosen[i] = js[0]
+    rest_rows = [i for i in rows if i not in chosen]
+    used = set(chosen.values())
+    rest_cols = [j for j in range(cols) if j not in used]
+    sub = {(a, b): table[(i, j)][0] for a, i in enumerate(rest_rows) for b, j in enumerate(rest_cols)
+           if (i, j) in table}
+    formulas = [b for b, j in enumerate(rest_cols) if not isinstance(pieces[j].answer, Text)]
+    if ordered and len(formulas) == len(rest_rows) and by_place:
+        pairs = [(a, b) for a, b in enumerate(formulas) if (a, b) in sub]  # as many answers as parts: in order
+    elif ordered:
+        pairs = ordered_assignment(sub, len(rest_rows), len(rest_cols))
+    else:
+        pairs = [p for p in best_assignment(sub, len(rest_rows), len(rest_cols), lambda w: w) if p in sub]
+    for a, b in pairs:
+        chosen[rest_rows[a]] = rest_cols[b]
+    return chosen
+
+
+def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: int) -> List[Tuple[int, int]]:
+    """The one-to-one pairs (i, j), increasing in both i and j, of greatest total weight (exact, O(rows x cols)).
+
+    Missing pairs are not allowed. Why order-keeping: without labels or names a value is identified by
+    its place; skipping places (an extra line, a missing part) is allowed, crossing them is not.
+    """
+    if rows == 0 or cols == 0:
+        return []
+    best = [[0.0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(1, rows + 1):
+        for j in range(1, cols + 1):
+            take = weights.get((i - 1, j - 1))
+            best[i][j] = max(best[i - 1][j], best[i][j - 1],
+                             best[i - 1][j - 1] + take if take is not None else float('-inf'))
+    pairs, i, j = [], rows, cols
+    while i > 0 and j > 0:
+        take = weights.get((i - 1, j - 1))
+        if take is not None and best[i][j] == best[i - 1][j - 1] + take:
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif best[i][j] == best[i - 1][j]:
+            i -= 1
+        else:
+            j -= 1
+    return pairs[::-1]
+
+
+def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]) -> Dict[int, List[int]]:
+    """Part -> the items it is compared with: its paired item, and each unpaired item that could be a
+    second answer to it -- one naming its quantity (wherever it stands), or an unnamed value or
+    equation, which joins the nearest paired item before it. Words, conditions, labels, definitions
+    of a quantity no part names, approximations (``\\approx``) of a named quantity and unnamed values
+    before every answer (intermediate results written first) are commentary, compared with nothing."""
+    from .compare import name_of
+    owner = {j: i for i, j in chosen.items()}
+    segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
+    anchors = sorted(owner)
+    names = {i: [n for n in (name_of(references[i]), name_of(pieces[j].answer)) if n] for i, j in chosen.items()}
+    for j, piece in enumerate(pieces):
+        if j in owner or _commentary(piece.answer):
+            continue
+        near = sorted((a for a in anchors if _same_label(pieces[a], piece)), key=lambda a: (a > j, abs(a - j)))
+        name = name_of(piece.answer)
+        if name and isinstance(piece.answer, Definition) and piece.answer.approximate:
+            continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
+        if name:
+            near = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
+        else:
+            near = [a for a in near if a < j]  # before every answer: a boxed intermediate result, a preamble
+        if near:
+            segments[owner[near[0]]].append(j)
+    for items in segments.values():
+        items.sort()
+    return segments
+
+
+def _commentary(answer: Answer) -> bool:
+    """Words, a condition (``|x| < 1``) or a part's label left standing (``\\text{(b)}``): beside an answer, not one."""
+    from .compare import CONDITIONS
+    from .labels import is_label
+    return isinstance(answer, Text) or (isinstance(answer, Relation) and answer.kind in CONDITIONS) \
+        or (isinstance(answer, Value) and is_label(answer.latex))
+
+
+def _same_label(a: Piece, b: Piece) -> bool:
+    return a.label == b.label or not a.label or not b.label
