@@ -47,9 +47,12 @@ def same_quantity_name(a: str, b: str) -> bool:
 
 
 def same_family(a: str, b: str) -> bool:
-    """True when two different names are one symbol with different subscripts (``\\omega_1`` and
-    ``\\omega_3``): a third frequency beside the two asked is a candidate answer, not commentary."""
+    """True when two different names are one symbol with different numbered subscripts (``\\omega_1``
+    and ``\\omega_3``): a third frequency beside the two asked is a candidate answer, not commentary.
+    Lettered subscripts name other quantities (``\\beta_c`` beside ``\\beta_0``: the centre of mass's)."""
     key_a, key_b = name_key(a), name_key(b)
-    if key_a == key_b or '_' not in key_a or '_' not in key_b:
+    if key_a == key_b:
         return False
-    return key_a.split('_', 1)[0] == key_b.split('_', 1)[0] != ''
+    base_a, _, sub_a = key_a.partition('_')
+    base_b, _, sub_b = key_b.partition('_')
+    return bool(base_a) and base_a == base_b and sub_a.isdigit() and sub_b.isdigit()
