@@ -34,7 +34,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .answer import Answer, Collection, Definition, Empty, Relation, Text, Value, describe
 from .matching import best_assignment
 from .outcome import Options, Outcome, ReferenceUnreadable, rejected
-from .quantity_names import same_quantity_name
+from .quantity_names import name_key, same_family, same_quantity_name
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
@@ -150,7 +150,7 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         not any(name_of(p.answer) for p in formulas)
     table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
     chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
-    segments = _segments(chosen, references, pieces)
+    segments, candidates = _segments(chosen, references, pieces)
     outcomes: List[Optional[Outcome]] = []
     for i, reference in enumerate(references):
         if unreadable[i]:
@@ -159,6 +159,11 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         items = segments.get(i, [])
         if not items:
             outcomes.append(rejected('no_answer', 'no answer for this part'))
+            continue
+        if candidates.get(i):
+            rivals = ', '.join(describe(pieces[j].answer) for j in candidates[i])
+            outcomes.append(replace(rejected('count_mismatch', f'another candidate beside the parts asked: {rivals}'),
+                                    answer=describe(pieces[items[0]].answer)))
             continue
         answer = pieces[items[0]].answer if len(items) == 1 else \
             Collection('list', tuple(pieces[j].answer for j in items))
@@ -304,15 +309,21 @@ def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: i
     return pairs[::-1]
 
 
-def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]) -> Dict[int, List[int]]:
-    """Part -> the items it is compared with: its paired item, and each unpaired item that could be a
+def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]
+              ) -> Tuple[Dict[int, List[int]], Dict[int, List[int]]]:
+    """(part -> the items it is compared with, part -> rival candidates for its quantity family).
+
+    A part is compared with its paired item, and each unpaired item that could be a
     second answer to it -- one naming its quantity (wherever it stands), or an unnamed value or
     equation, which joins the nearest paired item before it. Words, conditions, labels, definitions
     of a quantity no part names, approximations (``\\approx``) of a named quantity and unnamed values
-    before every answer (intermediate results written first) are commentary, compared with nothing."""
+    before every answer (intermediate results written first) are commentary, compared with nothing --
+    except a definition of a sibling of the quantities asked that the answer never uses (``\\omega_3``
+    beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``."""
     from .compare import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
+    candidates: Dict[int, List[int]] = {}
     anchors = sorted(owner)
     names = {i: [n for n in (name_of(references[i]), name_of(pieces[j].answer)) if n] for i, j in chosen.items()}
     for j, piece in enumerate(pieces):
@@ -323,14 +334,26 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
         if name and isinstance(piece.answer, Definition) and piece.answer.approximate:
             continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
         if name:
-            near = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
+            named = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
+            if not named and not _used_elsewhere(name, pieces, j):
+                # omega_3 = 5 beside the omega_1, omega_2 asked: another candidate, not commentary
+                family = [a for a in near if any(same_family(name, n) for n in names[owner[a]])]
+                if family:
+                    candidates.setdefault(owner[family[0]], []).append(j)
+            near = named
         else:
             near = [a for a in near if a < j]  # before every answer: a boxed intermediate result, a preamble
         if near:
             segments[owner[near[0]]].append(j)
     for items in segments.values():
         items.sort()
-    return segments
+    return segments, candidates
+
+
+def _used_elsewhere(name: str, pieces: Sequence[Piece], j: int) -> bool:
+    """Whether another piece's text writes ``name``: then it is a definition the answer relies on."""
+    key = name_key(name)
+    return any(key in name_key(describe(p.answer)) for k, p in enumerate(pieces) if k != j)
 
 
 def _commentary(answer: Answer) -> bool:

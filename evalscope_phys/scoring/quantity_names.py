@@ -44,3 +44,15 @@ def same_quantity_name(a: str, b: str) -> bool:
     bare_a, bare_b = _ARGUMENTS_RE.sub('', key_a), _ARGUMENTS_RE.sub('', key_b)
     # D(r) is the field D written as a function; P(s_x) and P(s_z) are two quantities
     return bool(bare_a) and bare_a == bare_b and (bare_a == key_a or bare_b == key_b)
+
+
+def same_family(a: str, b: str) -> bool:
+    """True when two different names are one symbol with different numbered subscripts (``\\omega_1``
+    and ``\\omega_3``): a third frequency beside the two asked is a candidate answer, not commentary.
+    Lettered subscripts name other quantities (``\\beta_c`` beside ``\\beta_0``: the centre of mass's)."""
+    key_a, key_b = name_key(a), name_key(b)
+    if key_a == key_b:
+        return False
+    base_a, _, sub_a = key_a.partition('_')
+    base_b, _, sub_b = key_b.partition('_')
+    return bool(base_a) and base_a == base_b and sub_a.isdigit() and sub_b.isdigit()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.quantity_names import same_quantity_name
+from evalscope_phys.scoring.quantity_names import same_family, same_quantity_name
 
 CASES = json.loads((Path(__file__).parent / 'quantity_name_cases.json').read_text(encoding='utf-8'))
 
@@ -28,3 +28,14 @@ def test_quantity_name_case(case):
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
+
+
+@pytest.mark.parametrize('a, b, family', [
+    (r'\omega_1', r'\omega_3', True), ('E_{1}', 'E_2', True), ('v_A', 'v_{B}', False), (r'\beta_0', r'\beta_c', False),
+    (r'\omega_1', r'\omega_{1}', False), (r'\omega_z', r'\omega_{\pm}', False),
+    (r'\omega_1', r'\omega', False), ('v_A', 'u_A', False), ('E', 'F', False), ('q_1', r'\omega_1', False),
+])
+def test_same_family(a, b, family):
+    """Siblings (one symbol, other numbered subscripts) are rival candidates in a multi-part answer; the same
+    name, a bare symbol or another letter is not a sibling."""
+    assert same_family(a, b) is family
