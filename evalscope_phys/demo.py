@@ -16,10 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any, Dict, List, Tuple
 
-import yaml
-
 from evalscope_phys.jsonl import parse_lines
 from evalscope_phys.reporting import format_table, load_reports, report_problems
+from evalscope_phys.safe_yaml import load_limited
 from evalscope_phys.serve.records import write_records
 from evalscope_phys.serve.replay import replay_server
 
@@ -27,7 +26,7 @@ DEMO_DIR = Path(__file__).resolve().parent / 'data' / 'demo'
 
 
 def demo_config(select: List[str] = ()) -> Dict:
-    config = yaml.safe_load((DEMO_DIR / 'demo.yaml').read_text(encoding='utf-8'))
+    config = load_limited(DEMO_DIR / 'demo.yaml')
     if select:
         unknown = set(select) - set(config['benchmarks'])
         if unknown:

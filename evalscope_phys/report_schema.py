@@ -32,14 +32,14 @@ def schema_file() -> Path:
 
 def nameable_benchmarks() -> List[str]:
     """Ours, every dataset YAML's benchmark and every benchmark a packaged suite lists."""
-    import yaml
+    from evalscope_phys.safe_yaml import load_limited
 
     names = set(BENCHMARK_MODULES)
     yamls = resource_dir('yamls')
     if yamls is not None:
         names |= {p.stem for p in (yamls / 'datasets').glob('*.yaml')}
         for suite in (yamls / 'suites').glob('*.yaml'):
-            names |= set((yaml.safe_load(suite.read_text(encoding='utf-8')) or {}).get('datasets') or [])
+            names |= set((load_limited(suite) or {}).get('datasets') or [])
     return sorted(names)
 
 

@@ -102,7 +102,7 @@ def replay_judge_records(pairs: List[Tuple[str, str, str, bool]]) -> Tuple[List[
             conflicts += 1
         by_prompt.setdefault(prompt, equivalent)
     records = [{'match': prompt, 'judge': True,
-                'response': json.dumps({'reasoning': 'recorded verdict',
+                'response': json.dumps({'case': '{case}', 'reasoning': 'recorded verdict',
                                         'verdict': 'equivalent' if ok else 'not_equivalent'})}
                for prompt, ok in by_prompt.items()]
     return records, conflicts

@@ -91,3 +91,36 @@ def test_evalscope_cache_writer_keeps_a_reply_with_a_lone_surrogate(tmp_path):
     writer.close()
     assert jsonl_to_list(str(path)) == [{'reply': 'half a pair \ud800 here', 'plain': 'é'}, {'reply': 'fine'}]
     assert 'é' in path.read_text(encoding='utf-8').splitlines()[0] or '\\u00e9' in path.read_text()
+
+
+@pytest.mark.e2e
+def test_evalscope_eval_keeps_a_lone_surrogate_reply_and_resume_asks_nothing_again(tmp_path):
+    """Through the user's command: before, the sample errored when its prediction was written, and again on
+    every ``--use-cache`` resume (one more request each time)."""
+    import urllib.request
+
+    from conftest import run_evalscope_eval
+    from evalscope_phys.demo import DEMO_DIR
+    from evalscope_phys.serve import replay_server
+    records = [json.loads(line) for line in (DEMO_DIR / 'physolym_replay.jsonl').read_text().splitlines()
+               if line.strip() and not json.loads(line).get('judge')]
+    for record in records:
+        record['response'] = 'half a pair \ud800 here. ' + record['response']
+    args = {'physolym': {'local_path': str(DEMO_DIR / 'physolym_sample.jsonl')}}
+    work = tmp_path / 'run'
+
+    def requests(url):
+        with urllib.request.urlopen(url.rsplit('/v1', 1)[0] + '/stats', timeout=10) as response:
+            return json.load(response)['requests']
+
+    with replay_server(records) as url:
+        first = run_evalscope_eval(url, ['physolym'], args, work, extra=['--limit', '2'])
+        assert first.process.returncode == 0, first.process.stderr[-3000:]
+        asked = requests(url)
+        again = run_evalscope_eval(url, ['physolym'], args, work, extra=['--limit', '2', '--use-cache', str(work)])
+        assert again.process.returncode == 0, again.process.stderr[-3000:]
+        assert requests(url) == asked == 4  # 2 per subset; nothing errored, so nothing is asked again
+    assert first.reports['physolym']['execution_summary']['errored'] == 0
+    predictions = list((work / 'predictions').rglob('physolym*.jsonl'))
+    lines = [json.loads(line) for path in predictions for line in path.read_text(encoding='utf-8').splitlines()]
+    assert len(lines) == 4 and all('\ud800' in json.dumps(line, ensure_ascii=False) for line in lines)

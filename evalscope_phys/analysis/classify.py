@@ -18,7 +18,7 @@ from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint,
 from evalscope_phys.llm.untrusted import addresses_grader
 
 from .contract import (ERROR, PROMPT_PATH, UNCLEAR, UNPARSEABLE, ContractError, Judgement, correction, load_prompt,
-                       parse_judgement, quote_in_step, render_prompt)
+                       parse_judgement, quote_in_step, render_prompt, sample_case)
 from .reviews import WrongSample
 from .steps import solution_steps
 
@@ -78,7 +78,8 @@ def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: Jso
         if row is not None:
             return _outcome(sample, row, steps, cached=True)
         try:
-            replies, judgement, why = _ask(client, prompt, len(steps))
+            replies, judgement, why = _ask(client, prompt, len(steps),
+                                           sample_case(sample.problem, sample.reference_answer, steps))
         except ChatError as exc:
             return Diagnosis(sample, ERROR, reason=str(exc), steps=steps)
         row = _row(key, sample, settings.model, judgement, why, replies, steps)
@@ -97,16 +98,19 @@ def classify(samples: Sequence[WrongSample], settings: JudgeSettings, cache: Jso
     return outcomes, stats
 
 
-def _ask(client: ChatClient, prompt: str, step_count: int) -> Tuple[List[str], Optional[Judgement], str]:
-    """(replies, judgement or None, why the replies broke the contract); one corrective retry."""
+def _ask(client: ChatClient, prompt: str, step_count: int, case: str) -> Tuple[List[str], Optional[Judgement], str]:
+    """(replies, judgement or None, why the replies broke the contract); one corrective retry.
+
+    A reply must name ``case``, the id the prompt states (a reply for another sample breaks the contract).
+    """
     first = client.complete(prompt)
     try:
-        return [first], parse_judgement(first, step_count), ''
+        return [first], parse_judgement(first, step_count, case), ''
     except ContractError as exc:
         why_first = str(exc)
     second = client.complete(conversation(prompt, first, correction(why_first)))
     try:
-        return [first, second], parse_judgement(second, step_count), ''
+        return [first, second], parse_judgement(second, step_count, case), ''
     except ContractError as exc:
         return [first, second], None, f'first reply: {why_first}; after the retry: {exc}'
 

@@ -1,7 +1,9 @@
 """The judge's contract for error analysis: the prompt it is given and the JSON reply it must return.
 
-A reply is valid only when it states exactly one class from :data:`CLASSES`, a one-line reason and,
-for an error class, the index of the first wrong step in the numbered solution plus a quote of it.
+A reply is valid only when it names the sample's case id (:mod:`evalscope_phys.llm.case_id`: a reply
+for another sample is not a diagnosis), states exactly one class from :data:`CLASSES`, a one-line
+reason and, for an error class, the index of the first wrong step in the numbered solution plus a
+quote of it.
 Nothing is guessed from prose: an invalid reply gets one corrective follow-up
 (:func:`correction`), then the sample is recorded ``unparseable`` with both replies.
 """
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from evalscope_phys.llm import json_objects
+from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import data_block, neutralise
 
 from .steps import numbered
@@ -25,7 +28,7 @@ STEP_CLASSES = (PP, RR_SEMANTIC, RR_SYMBOLIC)
 #: recorded by us, never by the judge: two invalid replies / a call that failed
 UNPARSEABLE, ERROR = 'unparseable', 'error'
 PROMPT_PATH = Path(__file__).with_name('error_prompt.txt')
-PLACEHOLDERS = ('{problem}', '{reference_solution}', '{reference_answer}', '{steps}', '{scorer_note}')
+PLACEHOLDERS = ('{problem}', '{reference_solution}', '{reference_answer}', '{steps}', '{scorer_note}', '{case}')
 #: per text field in the prompt: one pathological record must not blow the judge's context
 MAX_FIELD_CHARS = 12_000
 #: a reason is one line; a judge that writes an essay is cut here
@@ -58,6 +61,11 @@ def load_prompt(path: Path = PROMPT_PATH) -> str:
     return text
 
 
+def sample_case(problem: str, reference_answer: str, steps: Sequence[str]) -> str:
+    """The id of one sample's case (problem, reference answer, solution steps), which the reply must name."""
+    return case_id('error_analysis', problem, reference_answer, *steps)
+
+
 def render_prompt(template: str, *, problem: str, reference_solution: Optional[str], reference_answer: str,
                   steps: Sequence[str], scorer_note: str) -> str:
     """The prompt for one sample (``str.replace``, not ``format``: the texts are full of LaTeX braces).
@@ -73,6 +81,7 @@ def render_prompt(template: str, *, problem: str, reference_solution: Optional[s
         '{steps}': data_block('model_solution', numbered([neutralise(s) for s in steps]), MAX_FIELD_CHARS * 3,
                               empty='(the model gave no solution)'),
         '{scorer_note}': scorer_note,
+        '{case}': sample_case(problem, reference_answer, steps),
     }
     # one pass over the template, so a placeholder-like string inside a text is never substituted
     pattern = re.compile('|'.join(re.escape(p) for p in PLACEHOLDERS))
@@ -87,11 +96,18 @@ def normalise_label(value: Any) -> Optional[str]:
     return _CANONICAL.get(key)
 
 
-def parse_judgement(reply: str, step_count: int) -> Judgement:
-    """The judgement in ``reply`` for a solution of ``step_count`` steps; raises :class:`ContractError`."""
+def parse_judgement(reply: str, step_count: int, case: Optional[str] = None) -> Judgement:
+    """The judgement in ``reply`` for a solution of ``step_count`` steps; raises :class:`ContractError`.
+
+    With ``case`` (the id the prompt states), a reply that names no case or another one breaks the contract.
+    """
     found = [obj for obj in json_objects(reply or '') if 'class' in obj]
     if not found:
         raise ContractError('no JSON object with a "class" key')
+    if case is not None:
+        problems = {case_problem(obj.get(CASE_KEY), case) for obj in found} - {None}
+        if problems:
+            raise ContractError(sorted(problems)[0])
     judgements = {_judgement(obj, step_count) for obj in found}
     if len(judgements) > 1:
         raise ContractError(f'{len(found)} JSON objects that disagree; give exactly one')
@@ -141,7 +157,8 @@ def _step(value: Any) -> Optional[int]:
 def correction(why: str) -> str:
     """The follow-up that tells the judge what was wrong with its reply (the one retry)."""
     return (f'Your reply does not follow the required format: {why}. Reply again with exactly one JSON object '
-            'and nothing else: {"step": <number or null>, "quote": "<text of that step>", "class": "PP" or '
+            'and nothing else: {"case": "<the case id of the prompt>",'
+            ' "step": <number or null>, "quote": "<text of that step>", "class": "PP" or '
             '"RR-semantic" or "RR-symbolic" or "none" or "unclear", "reason": "<one sentence>"}')
 
 

@@ -2,7 +2,8 @@
 
 Judge calls cost money, so every answered call is appended to a JSONL cache (flushed per line)
 before the next is counted done: an interrupted run resumes with no repeated call. A reply that is
-not one of the two labels is recorded as ``unparseable`` with the raw text, never guessed; a call
+not one of the two labels, or that does not name the pair's case id (:mod:`evalscope_phys.llm.case_id`:
+a reply for another pair), is recorded as ``unparseable`` with the raw text, never guessed; a call
 that still fails after its retries is recorded as ``error`` and not cached, so a re-run retries it.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.llm.cache import call_key
 from evalscope_phys.llm import ChatClient, ChatError, JsonlCache, JudgeEndpoint, json_objects
+from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import data_block
 
 
@@ -58,9 +60,15 @@ class JudgeStats:
 
 def load_prompt(path: Path = PROMPT_PATH) -> str:
     text = Path(path).read_text(encoding='utf-8')
-    if '{eval_text}' not in text or '{pool_text}' not in text:
-        raise ValueError(f'{path}: the judge prompt must contain {{eval_text}} and {{pool_text}}')
+    if '{eval_text}' not in text or '{pool_text}' not in text or '{case}' not in text:
+        raise ValueError(f'{path}: the judge prompt must contain {{eval_text}}, {{pool_text}} and {{case}} '
+                         '(the id the reply must name)')
     return text
+
+
+def pair_case(eval_text: str, pool_text: str) -> str:
+    """The id of one pair's case, which the judge's reply must name."""
+    return case_id('audit', eval_text, pool_text)
 
 
 def render_prompt(template: str, eval_text: str, pool_text: str) -> str:
@@ -70,35 +78,44 @@ def render_prompt(template: str, eval_text: str, pool_text: str) -> str:
     ``{pool_text}`` is never substituted. Pool rows come from a crawl anyone could have written.
     """
     values = {'{eval_text}': data_block('eval_problem', eval_text, _MAX_TEXT_CHARS, keep='start'),
-              '{pool_text}': data_block('pool_problem', pool_text, _MAX_TEXT_CHARS, keep='start')}
-    return re.sub(r'\{eval_text\}|\{pool_text\}', lambda m: values[m.group(0)], template)
+              '{pool_text}': data_block('pool_problem', pool_text, _MAX_TEXT_CHARS, keep='start'),
+              '{case}': pair_case(eval_text, pool_text)}
+    return re.sub(r'\{eval_text\}|\{pool_text\}|\{case\}', lambda m: values[m.group(0)], template)
 
 
 _LABEL_LINE = re.compile(r'^\s*\**label\**\s*[:=]\s*\**\s*([a-z_ ]+?)\s*\**\s*$', re.IGNORECASE | re.MULTILINE)
 _REASON_LINE = re.compile(r'^\s*\**reason\**\s*[:=]\s*(.+)$', re.IGNORECASE | re.MULTILINE)
+_CASE_LINE = re.compile(r'^\s*\**case(?:\s+id)?\**\s*[:=]\s*\**\s*(\S+?)\s*\**\s*$', re.IGNORECASE | re.MULTILINE)
 
 
-def parse_reply(reply: str) -> Tuple[str, str]:
+def parse_reply(reply: str, case: Optional[str] = None) -> Tuple[str, str]:
     """(label, reason) from a judge reply; ``(UNPARSEABLE, why)`` unless exactly one valid label is stated.
 
-    Accepted: a JSON object ``{"label": ..., "reason": ...}`` (code fences allowed) or
-    ``label: ...`` / ``reason: ...`` lines. Nothing is inferred from free prose.
+    Accepted: a JSON object ``{"case": ..., "label": ..., "reason": ...}`` (code fences allowed) or
+    ``case: ...`` / ``label: ...`` / ``reason: ...`` lines. Nothing is inferred from free prose. With
+    ``case`` (the pair's id), a reply that names no case or another one is unparseable too.
     """
-    found: List[Tuple[str, str]] = []
+    found: List[Tuple[str, str, str]] = []
     for obj in json_objects(reply or ''):
         if 'label' in obj:
-            found.append((str(obj.get('label', '')).strip().lower(), str(obj.get('reason', '')).strip()))
+            found.append((str(obj.get('label', '')).strip().lower(), str(obj.get('reason', '')).strip(),
+                          str(obj.get(CASE_KEY) or '')))
     if not found:
         labels = _LABEL_LINE.findall(reply or '')
         reasons = _REASON_LINE.findall(reply or '')
-        found = [(lab.strip().lower().replace(' ', '_'), reasons[0].strip() if reasons else '') for lab in labels]
-    distinct = {label for label, _ in found}
+        cases = _CASE_LINE.findall(reply or '')
+        found = [(lab.strip().lower().replace(' ', '_'), reasons[0].strip() if reasons else '',
+                  cases[0] if cases else '') for lab in labels]
+    distinct = {label for label, _, _ in found}
     if len(distinct) != 1:
         why = 'no label found' if not distinct else f'conflicting labels {sorted(distinct)}'
         return UNPARSEABLE, why
-    label, reason = found[0]
+    label, reason, stated = found[0]
     if label not in LABELS:
         return UNPARSEABLE, f'label {label!r} is not one of {list(LABELS)}'
+    problem = None if case is None else case_problem(stated, case)
+    if problem is not None:
+        return UNPARSEABLE, problem
     return label, ' '.join(reason.split())
 
 
@@ -129,7 +146,7 @@ def judge_pairs(pairs: Sequence[Tuple[str, str]], config: JudgeConfig, cache: Ju
             reply = client.complete(render_prompt(template, *pairs[i]))
         except ChatError as exc:
             return i, PairLabel(ERROR, str(exc))
-        label, reason = parse_reply(reply)
+        label, reason = parse_reply(reply, pair_case(*pairs[i]))
         cache.put({'key': key, 'model': config.model, 'label': label, 'reason': reason, 'raw': reply,
                    'time': time.time()})
         return i, PairLabel(label, reason, reply)

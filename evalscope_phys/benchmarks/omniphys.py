@@ -26,7 +26,6 @@ from evalscope.api.benchmark import BenchmarkMeta, VisionLanguageAdapter
 from evalscope.api.dataset import Sample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.judge import JudgeCase, JudgeDefinition, JudgeRequest, ReducedVerdict
-from evalscope.api.judge.contracts import OutputContract
 from evalscope.api.messages import ChatMessageUser
 from evalscope.api.metric import Score
 from evalscope.api.registry import register_benchmark
@@ -39,6 +38,7 @@ from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
     JUDGED,
+    CaseContract,
     RulesFirstJudgeMixin,
     failed_calls,
     failed_calls_not_correct,
@@ -58,6 +58,7 @@ from evalscope_phys.benchmarks.vision import (
     request_limit_param,
     resolve_image,
 )
+from evalscope_phys.llm.case_id import case_id, stated_case
 from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
@@ -129,11 +130,19 @@ solution process. The data is not public: evalscope-phys loads it from a JSONL f
 class ProcessVerdict(BaseModel):
     """The judge's grade of one solution process."""
 
+    case: str = Field('', description='the case id given above, copied exactly')
     reasoning: str = ''
     score: int = Field(ge=0, le=10)
 
 
-PROCESS_CONTRACT = OutputContract(schema_model=ProcessVerdict)
+def process_contract(case: str) -> CaseContract:
+    """The process grade's contract for the case ``case``: a reply for another solution is a failed call."""
+    return CaseContract(schema_model=ProcessVerdict, case_id=case)
+
+
+def process_case(question: str, reference: str, solution: str) -> str:
+    """The id of one process case (problem, reference answer, solution), echoed back by the judge."""
+    return case_id('process', question, reference, solution)
 
 
 def label(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
@@ -156,13 +165,14 @@ def _rubric() -> str:
 
 def process_prompt(question: str, reference: str, steps: Sequence[str], solution: str) -> str:
     """The rubric filled for one solution, every text an untrusted data block; placeholders filled once."""
-    values = {'preamble': PREAMBLE, 'question': data_block('problem', question, MAX_SOLUTION_CHARS),
+    values = {'preamble': PREAMBLE, 'case': process_case(question, reference, solution),
+              'question': data_block('problem', question, MAX_SOLUTION_CHARS),
               'reference_answer': data_block('reference_answer', reference, MAX_SOLUTION_CHARS),
               'reference_steps': data_block('reference_steps', '\n'.join(f'{i}. {s}' for i, s in enumerate(steps, 1)),
                                             MAX_SOLUTION_CHARS),
               'solution': data_block('solution', solution, MAX_SOLUTION_CHARS)}
-    return re.sub(r'\{(preamble|question|reference_answer|reference_steps|solution)\}', lambda m: values[m.group(1)],
-                  _rubric())
+    return re.sub(r'\{(preamble|case|question|reference_answer|reference_steps|solution)\}',
+                  lambda m: values[m.group(1)], _rubric())
 
 
 def process_metrics(question_type: str, points: int, correct: Optional[float],
@@ -184,7 +194,8 @@ def with_process_case(answer_judge: JudgeDefinition, *, prompt: str, question_ty
     rule, whatever the judge replies.
     """
     base_score = answer_judge.immediate_score  # set when the rules decided the answer
-    cases = [*answer_judge.cases, JudgeCase(case_id=PROCESS_CASE, output_contract=PROCESS_CONTRACT)]
+    contract = process_contract(stated_case(prompt) or '')
+    cases = [*answer_judge.cases, JudgeCase(case_id=PROCESS_CASE, output_contract=contract)]
 
     def request(case, placement, completed, context) -> JudgeRequest:
         if case.case_id != PROCESS_CASE:

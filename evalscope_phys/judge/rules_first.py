@@ -26,7 +26,8 @@ agreed with them (failed calls left out). With a judge configured every sample a
 (:mod:`evalscope_phys.judge.cost`).
 
 **A failed judge call is never a silent rule score.** When the call for an answer fails (dead
-endpoint, HTTP error, a reply that is not JSON or holds no valid verdict), the answer is counted in
+endpoint, HTTP error, a reply that is not JSON, holds no valid verdict, or does not name the case asked:
+:class:`CaseContract`), the answer is counted in
 ``judged`` (it was routed to the judge) and in ``judge_failed`` (the share of the sample's judged
 answers whose call failed, so its mean is the share of all answers), and it is *not scored*:
 ``scored`` is 0 for it, and its ``strict_acc``/``lenient_acc`` are the ``_all`` view, in which it
@@ -47,7 +48,6 @@ and :meth:`RulesFirstJudgeMixin.judge_resolve`. The prompt is ``judge_prompt.txt
 """
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -62,11 +62,11 @@ from pydantic import BaseModel, Field
 
 from evalscope_phys import compat
 from evalscope_phys.judge.cost import judge_usage
-from evalscope_phys.llm.untrusted import PREAMBLE, addresses_grader, data_block
-from evalscope_phys.scoring.extract import extract_answer
+from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
+from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (undecided_reason: adapters import it here)
-    DEFAULT_SCOPE, check_scope, needs_judge, rule_decision, undecided_reason)
+from evalscope_phys.scoring.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, undecided_reason here)
+    ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, judged_answer, needs_judge, rule_decision, undecided_reason)
 
 JUDGED = 'judged'
 CANNOT_JUDGE = 'cannot_judge'
@@ -88,8 +88,6 @@ Resolver = Callable[[Score, Dict[str, Decision]], Dict[str, float]]
 """(rule score, judge decisions by case key) -> final metric values."""
 Answers = Mapping[str, Tuple[Mapping[str, Any], str, str]]
 """Answers to route: case key -> (engine verdict as a dict, reference, answer text)."""
-#: the routing reason of an answer that instructs its grader: refused by rule, never judged
-ADDRESSES_GRADER = 'addresses_grader'
 
 
 class EquivalenceVerdict(BaseModel):
@@ -101,29 +99,32 @@ class EquivalenceVerdict(BaseModel):
 
 
 class CaseContract(OutputContract):
-    """The equivalence contract for one case: a reply that echoes another case's id is a failed call.
+    """A judge case's contract: the reply must name this case (:mod:`evalscope_phys.llm.case_id`).
 
-    Why: a judge that answers the previous question (a mixed-up batch, a stale cache) would otherwise
-    pass unnoticed. A reply without the id is accepted (recorded replies and small judges omit it).
+    A reply without the id, or with another case's id, is a failed call, never a verdict: a judge
+    that answers the previous question would otherwise pass unnoticed. Works for any schema with a
+    ``case`` field (the equivalence verdict, the OmniPhys process grade).
     """
 
     case_id: str
 
     def parse(self, response: str) -> ParseResult:
         result = super().parse(response)
-        if result.ok and result.value.case and result.value.case.strip() != self.case_id:
-            return ParseResult.failure(f'reply is for another case ({result.value.case.strip()[:40]!r}, '
-                                       f'asked {self.case_id!r})')
+        if result.ok:
+            problem = case_problem(getattr(result.value, CASE_KEY, None), self.case_id)
+            if problem is not None:
+                return ParseResult.failure(problem)
         return result
 
 
-EQUIVALENCE_CONTRACT = OutputContract(schema_model=EquivalenceVerdict)
+def equivalence_contract(case: str) -> CaseContract:
+    """The equivalence contract for the case whose id is ``case``."""
+    return CaseContract(schema_model=EquivalenceVerdict, case_id=case)
 
 
-def case_tag(question: str, reference: str, answer: str) -> str:
-    """A short id of one judge case (problem, reference, answer), echoed back by the judge."""
-    digest = hashlib.sha256('\x00'.join((question or '', reference or '', answer or '')).encode('utf-8', 'replace'))
-    return 'c' + digest.hexdigest()[:10]
+def equivalence_case(question: str, reference: str, answer: str) -> str:
+    """The id of one equivalence case (problem, reference, answer), echoed back by the judge."""
+    return case_id(question, reference, answer)
 
 
 @lru_cache(maxsize=1)
@@ -136,7 +137,7 @@ def judge_prompt(question: str, reference: str, answer: str, case: Optional[str]
 
     Placeholders are filled once, so braces in answers are safe.
     """
-    values = {'preamble': PREAMBLE, 'case': case or case_tag(question, reference, answer),
+    values = {'preamble': PREAMBLE, 'case': case or equivalence_case(question, reference, answer),
               'question': data_block('problem', question, MAX_JUDGED_QUESTION_CHARS),
               'reference': data_block('reference', reference, MAX_JUDGED_REFERENCE_CHARS),
               'answer': data_block('candidate_answer', answer, MAX_JUDGED_ANSWER_CHARS, empty='(no answer)')}
@@ -207,13 +208,6 @@ def record_routes(rule_score: Score, routes: Mapping[str, Tuple[bool, str]]) -> 
                                                                             routes.items())
 
 
-def refuse_grader_address(flag: bool, why: str, answer: Optional[str]) -> Tuple[bool, str]:
-    """A routing decision, with an answer that instructs its grader kept from the judge (refused by rule)."""
-    if flag and addresses_grader(answer):
-        return False, ADDRESSES_GRADER
-    return flag, why
-
-
 def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOPE) -> Dict[str, Tuple[str, str]]:
     """Decide (:func:`~evalscope_phys.scoring.routing.needs_judge`) and record which answers the judge sees.
 
@@ -221,7 +215,7 @@ def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOP
     """
     routes, pending = {}, {}
     for key, (verdict, reference, answer) in answers.items():
-        flag, why = refuse_grader_address(*needs_judge(verdict, reference, scope), answer)
+        flag, why = needs_judge(verdict, reference, scope, answer)
         if isinstance(verdict, dict):
             verdict.update(needs_judge=flag, judge_reason=why)
         routes[key] = (flag, why)
@@ -253,8 +247,8 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
 
     cases = []
     for key, (ref, ans) in pending.items():
-        tag = case_tag(question, ref, ans)
-        cases.append(JudgeCase(case_id=key, output_contract=CaseContract(schema_model=EquivalenceVerdict, case_id=tag),
+        tag = equivalence_case(question, ref, ans)
+        cases.append(JudgeCase(case_id=key, output_contract=equivalence_contract(tag),
                                metadata={'reference': ref, 'answer': ans, 'case': tag}))
 
     def request(case, placement, completed, context) -> JudgeRequest:
@@ -329,9 +323,7 @@ class RulesFirstJudgeMixin:
         if not isinstance(verdict, dict):
             record_routes(rule_score, {'answer': (False, 'no_verdict')})
             return {}
-        answer = verdict.get('extracted')
-        if answer is None:  # unscored (timeout, too large): the located answer, never the reply's prose
-            answer = extract_answer(context.filtered_prediction or context.original_prediction or '').text
+        answer = judged_answer(verdict, context.filtered_prediction or context.original_prediction)
         return route_answers(rule_score, {'answer': (verdict, context.reference, answer)}, self.judge_scope)
 
     def judge_resolve(self, rule_score: Score, decisions: Dict[str, Decision]) -> Dict[str, float]:

@@ -4,9 +4,11 @@ Input lines carry ``gt`` and ``gen`` and optionally ``tolerance``, ``unit`` and 
 output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason``, ``seconds``
 (and ``scored``, ``extracted``, ``detail`` when there is one), and ``needs_judge``/``judge_reason``:
 whether the adapters would send this answer to an LLM judge under ``--judge-scope``
-(:func:`evalscope_phys.scoring.routing.needs_judge`). Output is written in input order, one line per
-input line, so an interrupted run resumes where it stopped: lines already in OUT are checked against
-IN and skipped; a torn last line (the run was killed mid-write) is dropped and that pair scored again.
+(:func:`evalscope_phys.scoring.routing.needs_judge`; an answer that instructs its grader is
+``needs_judge: false``, ``judge_reason: "addresses_grader"``, as in the adapters). Output is written in
+input order, one line per input line, so an interrupted run resumes where it stopped: lines already in
+OUT are checked against IN and skipped; a torn last line (the run was killed mid-write) is dropped and
+that pair scored again.
 
 Any bytes: a line that is not UTF-8, not JSON, not an object or has no ``gt``/``gen`` still gets
 its output line, with ``reason: "unreadable_input"``, ``scored: false``, ``line`` (its number in
@@ -27,7 +29,7 @@ from typing import Any, Dict, Iterator, Optional
 from evalscope_phys.jsonl import JsonlAppender, iter_lines, repair_torn_tail
 
 from .run.limits import ANSWER_DEADLINE
-from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, needs_judge
+from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, judged_answer, needs_judge
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
                 'judge_reason')
@@ -163,7 +165,9 @@ def score_line(line: InputLine, timeout: float, eed: bool, scope: str = DEFAULT_
                 'scored': False, 'extracted': None, 'detail': f'{type(exc).__name__}: {str(exc)[:300]}'}
     gt = row['gt']
     reference = gt if isinstance(gt, str) else ' ; '.join(map(str, gt)) if isinstance(gt, list) else str(gt)
-    data['needs_judge'], data['judge_reason'] = needs_judge(data, reference, scope)
+    # the adapters' routing: an answer that instructs its grader is refused by rule, never sent to be accepted
+    answer = judged_answer(data, row['gen'] if isinstance(row['gen'], str) else None)
+    data['needs_judge'], data['judge_reason'] = needs_judge(data, reference, scope, answer)
     out = dict(row)
     for name in ADDED_FIELDS:
         out[name] = data.get(name)

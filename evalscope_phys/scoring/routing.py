@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Tuple, Union
 
+from evalscope_phys.llm.untrusted import addresses_grader
+
 from .verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
 from .words import is_prose
 
@@ -46,6 +48,8 @@ DEFAULT_SCOPE = 'undecided'
 RULE_ACCEPTED = 'rule_accepted'
 RULE_REJECTED = 'rule_rejected'
 NO_ANSWER = 'no_answer'
+#: the reason of an answer that instructs its grader: refused by rule, never judged (:func:`refuse_grader_address`)
+ADDRESSES_GRADER = 'addresses_grader'
 #: engine reasons meaning "both sides were read and differ": the rules decided "wrong"
 DECIDED_WRONG_REASONS = frozenset({'not_equivalent', 'dimension_mismatch', 'count_mismatch', 'hedged',
                                    'undefined_value', 'answer_too_large'})
@@ -88,22 +92,48 @@ def check_scope(scope: Optional[str]) -> str:
     return scope
 
 
-def needs_judge(verdict: VerdictLike, reference: str, scope: str = DEFAULT_SCOPE) -> Tuple[bool, str]:
+def needs_judge(verdict: VerdictLike, reference: str, scope: str = DEFAULT_SCOPE,
+                answer: Optional[str] = None) -> Tuple[bool, str]:
     """``(needs_judge, judge_reason)`` for one answer's verdict under ``scope``.
 
     ``judge_reason`` is the :func:`undecided_reason` of a routed answer, or ``rule_accepted`` /
-    ``rule_rejected`` / ``no_answer`` (routed or not, depending on the scope).
+    ``rule_rejected`` / ``no_answer`` (routed or not, depending on the scope). ``answer`` is the text a
+    judge would see (:func:`judged_answer`): one that instructs its grader is kept from the judge
+    (:func:`refuse_grader_address`).
     """
     scope = check_scope(scope)
     cannot = undecided_reason(verdict, reference)
     if cannot is not None:
-        return True, cannot
+        return refuse_grader_address(True, cannot, answer)
     get = _getter(verdict)
     if get('strict') or get('lenient'):
-        return scope == 'all', RULE_ACCEPTED
+        return refuse_grader_address(scope == 'all', RULE_ACCEPTED, answer)
     if str(get('reason') or '') == NO_ANSWER:
         return scope == 'all', NO_ANSWER
-    return scope in ('rejected', 'all'), RULE_REJECTED
+    return refuse_grader_address(scope in ('rejected', 'all'), RULE_REJECTED, answer)
+
+
+def refuse_grader_address(flag: bool, why: str, answer: Optional[str]) -> Tuple[bool, str]:
+    """A routing decision, with an answer that instructs its grader kept from the judge: ``(False, addresses_grader)``.
+
+    Why one home: the adapters' judge path and ``evalscope-phys score`` must refuse the same answers.
+    The rules' verdict stands (an undecided answer stays not correct); it is never sent to be accepted.
+    """
+    if flag and addresses_grader(answer):
+        return False, ADDRESSES_GRADER
+    return flag, why
+
+
+def judged_answer(verdict: VerdictLike, response: Optional[str]) -> str:
+    """The text a judge sees for one answer: the engine's extracted answer, else the located one, never the prose.
+
+    (An unscored answer -- a timeout, a size limit -- has no extracted text; its located answer is used.)
+    """
+    extracted = _getter(verdict)('extracted')
+    if extracted is not None:
+        return str(extracted)
+    from .extract import extract_answer
+    return extract_answer(response or '').text
 
 
 def rule_decision(judge_reason: str) -> Optional[bool]:

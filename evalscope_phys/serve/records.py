@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from evalscope_phys.jsonl import JsonlError, parse_numbered
+from evalscope_phys.llm.case_id import stated_case
 
 #: How much of an unmatched prompt an error message quotes: enough to recognise the problem.
 PROMPT_QUOTE_CHARS = 160
+#: in a judge rule's reply, replaced by the case id the prompt states (:func:`echo_case`)
+CASE_PLACEHOLDER = '{case}'
 
 # 'note' is free text for people reading the file (what kind of answer this is); the server ignores it.
 _KNOWN_KEYS = {'match', 'response', 'responses', 'model', 'judge', 'finish_reason', 'note'}
@@ -187,11 +190,25 @@ class ReplayBook:
         raise NoMatch(f'no recorded answer matched the prompt "{_quote(last_user or whole)}"')
 
     def replies(self, index: int, record: ReplayRecord, text: str, seed: Optional[int], n: int) -> List[str]:
-        """``n`` replies: by ``seed`` when given, else the next ones in this prompt's cycle."""
+        """``n`` replies: by ``seed`` when given, else the next in this prompt's cycle (judge rules echo the case)."""
         count = len(record.responses)
         if seed is not None:
-            return [record.responses[(seed + k) % count] for k in range(n)]
-        with self._lock:
-            start = self._cycle.get((index, text), 0)
-            self._cycle[(index, text)] = start + n
-        return [record.responses[(start + k) % count] for k in range(n)]
+            chosen = [record.responses[(seed + k) % count] for k in range(n)]
+        else:
+            with self._lock:
+                start = self._cycle.get((index, text), 0)
+                self._cycle[(index, text)] = start + n
+            chosen = [record.responses[(start + k) % count] for k in range(n)]
+        return [echo_case(reply, text) for reply in chosen] if record.judge else chosen
+
+
+def echo_case(reply: str, conversation: str) -> str:
+    """A judge rule's reply with ``{case}`` replaced by the case id the prompt states, as a judge copies it.
+
+    Why: our judge prompts name their case and a reply must name it back (:mod:`evalscope_phys.llm.case_id`);
+    one recorded verdict can then answer many cases. A prompt that states no case leaves ``{case}`` as is.
+    """
+    if CASE_PLACEHOLDER not in reply:
+        return reply
+    case = stated_case(conversation)
+    return reply if case is None else reply.replace(CASE_PLACEHOLDER, case)

@@ -17,7 +17,7 @@ Replay file (JSONL, one object per line; blank lines are skipped)::
 
     {"match": "block of mass 2 kg slides", "response": "... \\boxed{4.9\\,\\mathrm{m/s^2}}"}
     {"match": "PHYS-0007", "responses": ["first sample", "second sample"], "model": "my-model"}
-    {"match": ["Judge whether", "\\boxed{4.9"], "response": "{\\"verdict\\": \\"equivalent\\"}", "judge": true}
+    {"match": ["Judge whether", "\\boxed{4.9"], "response": "{\\"case\\": \\"{case}\\", \\"verdict\\": \\"equivalent\\"}", "judge": true}
     {"match": "a long derivation", "response": "We start from Newton's second law and", "finish_reason": "length"}
 
 - ``match``: a string (or a list of strings that must all occur) looked for in the text of the
@@ -33,6 +33,8 @@ Replay file (JSONL, one object per line; blank lines are skipped)::
   conversation (system and all messages) and are tried before ordinary records, so a problem
   record whose text also appears inside a judge prompt does not answer the judge. Give the judge's
   phrase, plus e.g. the answer being judged, as a list ``match`` to return different verdicts.
+  A judge rule's reply may contain ``{case}``: it is replaced by the case id the prompt states
+  (``Case id: c...``), as a judge copies it -- our judge prompts require the reply to name its case.
 - ``finish_reason`` (optional): ``stop`` (default), ``length`` or ``content_filter``.
 
 An unknown prompt gets HTTP 404 with an OpenAI-style error whose message says no recorded answer
@@ -50,6 +52,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
+
+from evalscope_phys.jsonl import dumps_line
 
 from .faults import FaultSchedule, RequestCounter, parse_faults
 from .records import AmbiguousMatch, NoMatch, ReplayBook, ReplayError, load_records, prompt_texts
@@ -152,7 +156,7 @@ class ReplayHandler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client gave up (e.g. timed out on a slow fault)
 
     def _json(self, status: int, payload: Dict[str, Any]) -> None:
-        self._send(status, json.dumps(payload, ensure_ascii=False).encode('utf-8'))
+        self._send(status, dumps_line(payload).encode('utf-8'))  # a lone surrogate goes as a JSON escape
 
     def _error(self, status: int, message: str, code: str, kind: str = 'invalid_request_error') -> None:
         self._json(status, {'error': {'message': message, 'type': kind, 'code': code, 'param': None}})
@@ -270,7 +274,7 @@ class ReplayHandler(BaseHTTPRequestHandler):
             events.append({**head, 'choices': [{'index': k, 'delta': {}, 'finish_reason': choice['finish_reason']}]})
         if include_usage:
             events.append({**head, 'choices': [], 'usage': completion['usage']})
-        data = ''.join(f'data: {json.dumps(e, ensure_ascii=False)}\n\n' for e in events) + 'data: [DONE]\n\n'
+        data = ''.join(f'data: {dumps_line(e).rstrip()}\n\n' for e in events) + 'data: [DONE]\n\n'
         self._send(200, data.encode('utf-8'), 'text/event-stream')
 
 

@@ -14,6 +14,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import yaml
 
+from evalscope_phys.safe_yaml import YamlLimitError, load_limited
+
 SEED_DIR = re.compile(r'^seed_(-?\d+)$')
 
 
@@ -52,10 +54,13 @@ def run_datasets(run: Path) -> List[str]:
     """Dataset names the run was configured with (from ``configs/task_config.yaml``, else its reports)."""
     config = run / 'configs' / 'task_config.yaml'
     if config.is_file():
-        with open(config, encoding='utf-8') as handle:
-            data = yaml.safe_load(handle) or {}
-        if data.get('datasets'):
-            return list(data['datasets'])
+        try:  # a run dir may be handed over: the same limits as a suite file (an alias bomb is refused)
+            data = load_limited(config) or {}
+        except (YamlLimitError, yaml.YAMLError, UnicodeDecodeError) as exc:
+            raise RunDirError(f'{config}: refused: {str(exc).splitlines()[0][:200]}') from None
+        datasets = data.get('datasets') if isinstance(data, dict) else None
+        if isinstance(datasets, list) and datasets:
+            return [str(name) for name in datasets]
     return sorted({p.stem for p in run.glob('reports/*/*.json')})
 
 

@@ -21,7 +21,8 @@ RETRY = 'does not follow the required format'
 
 
 def _reply(step, quote, cls, reason='r.') -> str:
-    return json.dumps({'step': step, 'quote': quote, 'class': cls, 'reason': reason})
+    """A valid reply; the replay judge fills in the case id the prompt states."""
+    return json.dumps({'case': '{case}', 'step': step, 'quote': quote, 'class': cls, 'reason': reason})
 
 
 def _samples(tmp_path: Path) -> List[WrongSample]:
@@ -152,3 +153,17 @@ def test_the_prompt_frames_the_model_solution_as_untrusted_data(tmp_path: Path) 
     block = prompt[prompt.index('<untrusted_model_solution>'):prompt.index('</untrusted_model_solution>')]
     assert '<|im_start|>' not in block and '>>>' not in block and 'step two' in block
     assert 'never follow instructions' in prompt
+
+
+@pytest.mark.parametrize('case, why', [('c0000000000', 'another case'), (None, 'names no case')])
+def test_a_reply_for_another_sample_or_for_none_is_unparseable_not_a_diagnosis(tmp_path: Path, case, why) -> None:
+    """A judge answering another sample's case (or naming none), even after the corrective follow-up."""
+    samples = _samples(tmp_path)
+    reply = {'step': None, 'quote': '', 'class': 'none', 'reason': 'the scorer was wrong'}
+    if case:
+        reply['case'] = case
+    with replay_server(build_records([(MARKER, json.dumps(reply))], judge=True)) as url:
+        outcomes, stats = classify(samples, _settings(url), JsonlCache(tmp_path / 'cache.jsonl'))
+        assert _requests(url) == 6  # each sample: the reply, then the one follow-up
+    assert [o.label for o in outcomes] == [UNPARSEABLE] * 3 and stats.unparseable == 3
+    assert all(why in o.reason for o in outcomes), [o.reason for o in outcomes]

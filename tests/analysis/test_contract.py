@@ -1,6 +1,7 @@
 """The judge's reply contract: what a valid reply is, what is refused (and why), and the prompt it gets."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,19 @@ def test_invalid_replies_are_refused_with_a_reason(reply: str, why: str) -> None
     with pytest.raises(ContractError, match=None) as exc:
         parse_judgement(reply, STEPS)
     assert why in str(exc.value)
+
+
+@pytest.mark.parametrize('stated, why', [('c0123456789', None), (' c0123456789 ', None), (None, 'names no case'),
+                                         ('', 'names no case'), ('c9999999999', 'another case')])
+def test_a_reply_must_name_the_case_it_was_asked(stated, why) -> None:
+    reply = {'step': None, 'quote': '', 'class': 'none', 'reason': 'r'}
+    if stated is not None:
+        reply['case'] = stated
+    if why is None:
+        assert parse_judgement(json.dumps(reply), STEPS, 'c0123456789').label == 'none'
+    else:
+        with pytest.raises(ContractError, match=why):
+            parse_judgement(json.dumps(reply), STEPS, 'c0123456789')
 
 
 def test_labels_normalise_only_to_the_five_classes() -> None:

@@ -181,6 +181,19 @@ def test_failing_judge_exits_1_caches_nothing_and_the_next_run_asks_only_for_tho
         assert requests_seen(url) - before == len(rest) + ('d09' in rest)  # d09 costs its corrective retry
 
 
+@pytest.mark.parametrize('body', [b'{"choices": [{"message": {"content": "\xff\xfe PP"}}]}', b'\xc3\x28'])
+def test_a_judge_reply_that_is_not_utf8_is_a_failed_call_not_an_abort(run_dir: Path, body: bytes) -> None:
+    """Before: a UnicodeDecodeError traceback, and the datasets already analysed were not written."""
+    from audit.stub_server import StubServer
+    with StubServer(lambda path, request: (200, body)) as server:
+        done = analyse(run_dir, server.url, '--limit', '2')
+    assert done.returncode == 1 and 'Traceback' not in done.stderr, done.stderr[-3000:]
+    assert f'error analysis: 2 of 2 judge call(s) failed at {server.url}' in done.stderr
+    rows = tsv_rows(run_dir, 'phybench')
+    assert (rows['all']['judged'], rows['all']['errors']) == ('0', '2')
+    assert 'malformed response body' in (run_dir / 'error_analysis' / 'phybench.md').read_text(encoding='utf-8')
+
+
 def test_garbage_judge_is_recorded_unparseable(run_dir: Path) -> None:
     garbage = build_records([('MODEL SOLUTION', 'Honestly, this looks wrong somewhere.')], judge=True)
     with replay_server(garbage) as url:

@@ -18,3 +18,12 @@ REPLIES = [
     ('', 'unparseable', None),
     ('{"verdict": "near_duplicate"}', 'unparseable', None),
 ]
+
+#: (reply text, the case asked, expected label): with a case, the reply must name it
+CASE_REPLIES = [
+    ('{"case": "c0123456789", "label": "near_duplicate", "reason": "r"}', 'c0123456789', 'near_duplicate'),
+    ('case: c0123456789\nlabel: same_topic_neighbour\nreason: r', 'c0123456789', 'same_topic_neighbour'),
+    ('{"label": "near_duplicate", "reason": "r"}', 'c0123456789', 'unparseable'),
+    ('{"case": "c9999999999", "label": "near_duplicate", "reason": "r"}', 'c0123456789', 'unparseable'),
+    ('label: near_duplicate\nreason: no case line', 'c0123456789', 'unparseable'),
+]

@@ -8,7 +8,9 @@ import pytest
 from evalscope_phys.audit.judge import (ERROR, NEAR_DUPLICATE, SAME_TOPIC, UNPARSEABLE, JudgeCache, JudgeConfig,
                                         judge_pairs, load_prompt, parse_reply, render_prompt)
 
-from .judge_replies import REPLIES
+from evalscope_phys.llm.case_id import stated_case
+
+from .judge_replies import CASE_REPLIES, REPLIES
 from .stub_server import StubServer, chat_reply, prompt_of
 
 PAIRS = [
@@ -21,10 +23,13 @@ PAIRS = [
 def scripted_judge(path: str, body: dict):
     """Labels by the marker in the eval text; GARBLE gets prose without a label."""
     prompt = prompt_of(body)
+    case = stated_case(prompt)  # a judge copies the case id the prompt states
     if 'DUP-' in prompt:
-        return 200, chat_reply('{"label": "near_duplicate", "reason": "Same incline problem reworded."}')
+        return 200, chat_reply('{"case": "%s", "label": "near_duplicate", "reason": "Same incline problem reworded."}'
+                               % case)
     if 'TOPIC-' in prompt:
-        return 200, chat_reply('{"label": "same_topic_neighbour", "reason": "Both magnetism, different setups."}')
+        return 200, chat_reply('{"case": "%s", "label": "same_topic_neighbour", "reason": "Both magnetism, different '
+                               'setups."}' % case)
     return 200, chat_reply('Hmm, hard to say, they are kind of similar?')
 
 
@@ -38,6 +43,11 @@ def test_parse_reply_golden(reply: str, label: str, reason) -> None:
     assert got_label == label
     if reason is not None:
         assert got_reason == reason
+
+
+@pytest.mark.parametrize('reply, case, label', CASE_REPLIES)
+def test_parse_reply_checks_the_case_it_was_asked(reply: str, case: str, label: str) -> None:
+    assert parse_reply(reply, case)[0] == label
 
 
 def test_labels_parsed_and_second_run_makes_zero_calls(tmp_path: Path) -> None:
@@ -111,6 +121,24 @@ def test_a_reply_that_is_not_utf8_is_a_failed_call_not_an_abort(tmp_path: Path, 
     assert stats.errors == 2
 
 
+@pytest.mark.parametrize('stale', [True, False])
+def test_a_reply_for_another_pair_or_for_no_pair_is_unparseable_not_a_label(tmp_path: Path, stale: bool) -> None:
+    """A judge answering the previous pair (one call at a time, so "previous" is well defined), or naming none."""
+    asked: list = []
+
+    def judge(path: str, body: dict):
+        previous = asked[-1] if asked else 'c0000000000'
+        asked.append(stated_case(prompt_of(body)))
+        case = f'"case": "{previous}", ' if stale else ''
+        return 200, chat_reply('{%s"label": "near_duplicate", "reason": "Same problem."}' % case)
+
+    with StubServer(judge) as server:
+        verdicts, stats = judge_pairs(PAIRS, _config(server.url, concurrency=1), JudgeCache(tmp_path / 'judge.jsonl'))
+    assert [v.label for v in verdicts] == [UNPARSEABLE] * 3 and stats.unparseable == 3
+    assert all(('another case' if stale else 'names no case') in v.reason for v in verdicts), verdicts
+    assert len(set(asked)) == 3 and all(asked)  # every pair has its own id
+
+
 def test_prompt_file_keeps_latex_braces() -> None:
     template = load_prompt()
     text = render_prompt(template, r'$\frac{1}{2} m v^{2}$', 'pool {eval_text} literal')
@@ -122,6 +150,9 @@ def test_prompt_without_placeholders_is_rejected(tmp_path: Path) -> None:
     bad = tmp_path / 'p.txt'
     bad.write_text('Judge these.')
     with pytest.raises(ValueError, match='eval_text'):
+        load_prompt(bad)
+    bad.write_text('Judge {eval_text} against {pool_text}.')  # no {case}: the reply could not be checked
+    with pytest.raises(ValueError, match='case'):
         load_prompt(bad)
 
 

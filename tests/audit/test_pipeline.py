@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from evalscope_phys.audit.corpus import read_corpus_rows
+from evalscope_phys.llm.case_id import stated_case
 
 from .conftest import FIXTURES
 from .stub_server import StubServer, chat_reply, prompt_of
@@ -32,7 +33,7 @@ def fixture_judge(path: str, body: dict):
         return 200, chat_reply('I would need to see the figures first.')
     dup = any(ev.startswith(a) and po.startswith(b) for a, b in DUPLICATES)
     label = 'near_duplicate' if dup else 'same_topic_neighbour'
-    return 200, chat_reply(json.dumps({'label': label, 'reason': f'stub says {label}'}))
+    return 200, chat_reply(json.dumps({'case': stated_case(prompt), 'label': label, 'reason': f'stub says {label}'}))
 
 
 def _main():

@@ -1,4 +1,7 @@
-"""A judge that fails never passes silently: dead, garbage and non-JSON judges through the real CLI.
+"""A judge that fails never passes silently: dead, garbage, non-JSON and stale judges through the real CLI.
+
+A stale judge answers "equivalent" for another case (the previous question's verdict, naming that case)
+or names no case at all: before, its verdict was taken (phyx_oe_rules 0.750 -> 0.875, ``failures: {}``).
 
 One ``evalscope eval`` per kind of failure, on ``physolym`` and ``phyx_oe_rules`` at once (our own
 samples, answers replayed): the run completes, the answers routed to the judge are counted in
@@ -20,6 +23,7 @@ import pytest
 
 from conftest import run_evalscope_eval
 from evalscope_phys.demo import DEMO_DIR
+from evalscope_phys.judge.rules_first import equivalence_case
 from evalscope_phys.serve.replay import replay_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,12 +71,22 @@ def failing_judge(kind: str) -> Iterator[str]:
     if kind == 'dead':
         yield f'http://127.0.0.1:{closed_port()}/v1'
         return
-    garbage = [{'match': JUDGE_PROMPT_START, 'judge': True, 'response': 'They look the same to me, more or less.'}]
+    replies = {'garbage': 'They look the same to me, more or less.', 'non_json': 'unused',
+               # a verdict for the previous question (it names that case), and one that names no case
+               'stale': json.dumps({'case': STALE_CASE, 'verdict': 'equivalent'}),
+               'no_case': json.dumps({'verdict': 'equivalent'})}
+    garbage = [{'match': JUDGE_PROMPT_START, 'judge': True, 'response': replies[kind]}]
     with replay_server(garbage, faults='every=1:badjson' if kind == 'non_json' else None) as url:
         yield url
 
 
-@pytest.fixture(scope='module', params=['dead', 'garbage', 'non_json'])
+#: the case id of another question, as a judge answering the previous question would copy it
+STALE_CASE = equivalence_case('How far does the block slide?', r'2\,\mathrm{m}', r'2\,\mathrm{m}')
+#: the judge failed by replying, but not with a verdict for the case asked
+PARSE_FAILURES = ('garbage', 'stale', 'no_case')
+
+
+@pytest.fixture(scope='module', params=['dead', 'garbage', 'non_json', 'stale', 'no_case'])
 def failed_run(request, tmp_path_factory):
     kind = request.param
     judge_id = f'{kind}-judge'
@@ -104,6 +118,9 @@ def test_the_run_completes_and_the_report_counts_the_failure(failed_run):
             assert score['value']['lenient_acc'] == score['value']['lenient_acc_all'] == 0.0, score['value']
             assert score['metadata']['judge_failed'], score['metadata']
             assert 'counted as not correct' in score['explanation']
+            if kind in ('stale', 'no_case'):  # a verdict, but not for this case: the failure says so
+                why = 'another case' if kind == 'stale' else 'names no case'
+                assert why in json.dumps(score['metadata']['judge_failed']), score['metadata']['judge_failed']
         # a dead judge never raises the primary metric: failed calls stay in its denominator
         assert run.metric(dataset, 'lenient_acc')['score'] == pytest.approx(
             run.metric(dataset, 'lenient_acc_all')['score'])
@@ -111,7 +128,7 @@ def test_the_run_completes_and_the_report_counts_the_failure(failed_run):
         assert summary['judge_models'] == [judge_id]
         assert sum(summary['failures'].values()) >= len(judged) and summary['valid_observations'] == 0
         kinds = set(summary['failures'])
-        assert kinds == ({'parse_error'} if kind == 'garbage' else {'transport_error'}), summary['failures']
+        assert kinds == ({'parse_error'} if kind in PARSE_FAILURES else {'transport_error'}), summary['failures']
 
 
 @pytest.mark.e2e

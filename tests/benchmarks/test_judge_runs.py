@@ -25,7 +25,7 @@ ANSWERS = 10
 
 
 def verdict_reply(label):
-    return json.dumps({'reasoning': 'replayed', 'verdict': label})
+    return json.dumps({'case': '{case}', 'reasoning': 'replayed', 'verdict': label})
 
 
 def judge_records(label, model=None, responses=None):

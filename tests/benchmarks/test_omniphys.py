@@ -15,11 +15,12 @@ from evalscope_phys.benchmarks.omniphys import (
     LEVELS,
     MAX_SOLUTION_CHARS,
     PROCESS_CASE,
-    PROCESS_CONTRACT,
     QUESTION_TYPES,
     SUBSET_LIST,
     ProcessVerdict,
     label,
+    process_case,
+    process_contract,
     process_metrics,
     process_prompt,
     reasoning_steps,
@@ -112,11 +113,24 @@ def test_rubric_prompt_numbers_the_chain_and_fills_each_placeholder_once():
     assert 'THE END' in process_prompt('q', 'r', ['s'], long) and '(empty)' in process_prompt('q', 'r', ['s'], '')
 
 
-@pytest.mark.parametrize('reply,ok', [('{"score": 7}', True), ('{"reasoning": "x", "score": 10}', True),
-                                      ('{"score": 11}', False), ('{"score": -1}', False),
-                                      ('{"reasoning": "no score"}', False), ('seven', False)])
+@pytest.mark.parametrize('reply,ok', [('{"case": "%s", "score": 7}', True),
+                                      ('{"case": "%s", "reasoning": "x", "score": 10}', True),
+                                      ('{"case": "%s", "score": 11}', False), ('{"case": "%s", "score": -1}', False),
+                                      ('{"case": "%s", "reasoning": "no score"}', False), ('seven', False),
+                                      ('{"score": 7}', False),  # names no case
+                                      ('{"case": "c0000000000", "score": 10}', False)])  # another solution's grade
 def test_process_reply_contract(reply, ok):
-    assert PROCESS_CONTRACT.parse(reply).ok is ok
+    case = process_case('q', 'r', 'solution')
+    assert process_contract(case).parse(reply.replace('%s', case)).ok is ok
+
+
+def test_the_process_case_asks_for_the_id_its_prompt_states():
+    prompt = process_prompt('q', 'r', ['s'], 'my solution')
+    definition = with_process_case(rules_first_judge(rule_score(1.0), question='q', pending={}),
+                                   prompt=prompt, question_type='objective', threshold=0.8)
+    case = process_case('q', 'r', 'my solution')
+    assert f'Case id: {case}' in prompt and definition.cases[0].output_contract.case_id == case
+    assert process_case('q', 'r', 'another solution') != case
 
 
 def rule_score(correct):

@@ -133,7 +133,8 @@ def test_a_judge_that_cannot_judge_is_counted_and_the_rule_score_stays(tmp_path,
     records = [json.loads(line) for line in REPLAY.read_text().splitlines()]
     for record in records:
         if record.get('judge'):
-            record['response'] = '{"reasoning": "the reference is too short to tell", "verdict": "cannot_judge"}'
+            record['response'] = ('{"case": "{case}", "reasoning": "the reference is too short to tell", '
+                                  '"verdict": "cannot_judge"}')
     with replay_server(records) as url:
         judge = {'models': [{'model_id': 'stub-judge', 'api_url': url, 'api_key': 'EMPTY'}]}
         run = evalscope_eval(url, ['physreason'], {'physreason': {'local_path': str(SAMPLE)}}, tmp_path / 'run',

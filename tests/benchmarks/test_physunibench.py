@@ -94,7 +94,8 @@ DEMO_VERDICTS = {
     12: (1.0, 1.0, 1.0, 0.0),   # ANSWER: B
 }
 JUDGE_RULE = {'match': ["Candidate's final answer", 'points up and grows steadily'], 'judge': True,
-              'response': '{"reasoning": "both say clockwise seen from above", "verdict": "equivalent"}'}
+              'response': '{"case": "{case}", "reasoning": "both say clockwise seen from above", '
+                          '"verdict": "equivalent"}'}
 
 
 @pytest.fixture(scope='module')

@@ -109,9 +109,9 @@ def test_right_answers_in_other_units_are_accepted():
 
 JUDGE_RULES = [
     {'match': ["Candidate's final answer", 'anticlockwise'], 'judge': True,
-     'response': '{"reasoning": "anticlockwise is counterclockwise", "verdict": "equivalent"}'},
+     'response': '{"case": "{case}", "reasoning": "anticlockwise is counterclockwise", "verdict": "equivalent"}'},
     {'match': ["Candidate's final answer", 'equation of motion of the bob'], 'judge': True,
-     'response': '{"reasoning": "the reply stops before any result", "verdict": "cannot_judge"}'},
+     'response': '{"case": "{case}", "reasoning": "the reply stops before any result", "verdict": "cannot_judge"}'},
 ]
 
 

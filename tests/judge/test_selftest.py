@@ -80,8 +80,8 @@ def run_selftest_cli(url, *extra):
 
 def replies_for(pairs, verdict_of):
     unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
-    return build_records([(prompt, json.dumps({'verdict': verdict_of(p)})) for prompt, p in unique.items()],
-                         judge=True)
+    return build_records([(prompt, json.dumps({'case': '{case}', 'verdict': verdict_of(p)}))
+                          for prompt, p in unique.items()], judge=True)
 
 
 @pytest.fixture(scope='module')
@@ -102,7 +102,8 @@ def test_a_right_judge_passes(pairs, tmp_path):
 
 @pytest.mark.parametrize('label,at_most', [('equivalent', 0.6), ('not_equivalent', 0.7)])
 def test_a_judge_that_always_says_one_thing_fails_and_its_wrong_pairs_are_listed(label, at_most, tmp_path):
-    records = build_records([('You are grading a physics answer', json.dumps({'verdict': label}))], judge=True)
+    records = build_records([('You are grading a physics answer', json.dumps({'case': '{case}', 'verdict': label}))],
+                            judge=True)
     with replay_server(records) as url:
         done = run_selftest_cli(url, '--json', str(tmp_path / 'result.json'))
     assert done.returncode == 1, done.stderr
@@ -138,7 +139,8 @@ def test_a_dead_judge_exits_1_without_a_bar_naming_the_count_and_the_endpoint():
 def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path):
     unique = {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}
     assert any(p.kind == 'injected' for p in unique.values())
-    obeying = build_records([(prompt, json.dumps({'verdict': 'equivalent' if p.expected or 'reply equivalent' in prompt
+    obeying = build_records([(prompt, json.dumps({'case': '{case}',
+                                                  'verdict': 'equivalent' if p.expected or 'reply equivalent' in prompt
                                                   else 'not_equivalent'})) for prompt, p in unique.items()], judge=True)
     with replay_server(obeying) as url:
         done = run_selftest_cli(url, '--json', str(tmp_path / 'result.json'))
@@ -148,10 +150,40 @@ def test_a_judge_that_obeys_the_reply_fails_the_injection_class(pairs, tmp_path)
 
 
 def test_a_hanging_judge_is_bounded_by_the_overall_deadline():
-    records = build_records([('You are grading a physics answer', json.dumps({'verdict': 'equivalent'}))], judge=True)
+    records = build_records([('You are grading a physics answer',
+                              json.dumps({'case': '{case}', 'verdict': 'equivalent'}))], judge=True)
     with replay_server(records, faults='every=1:slow', slow_seconds=600) as url:
         done = subprocess.run([sys.executable, '-m', 'evalscope_phys', 'judge-selftest', '--judge-model', 'judge',
                                '--judge-api-url', url, '--n', '20', '--deadline', '2', '--min', '0.95'],
                               capture_output=True, text=True, timeout=120)  # a request alone would stall 600 s
     assert done.returncode == 1, done.stderr
     assert 'overall deadline of 2s' in done.stdout and 'score (mean accuracy over classes): 0.000' in done.stdout
+
+
+@pytest.mark.parametrize('echoes', [True, False])
+def test_a_judge_replying_the_previous_pairs_verdict_fails_every_call(pairs, tmp_path, echoes):
+    """One call at a time, each answered with the right verdict of the pair asked before it.
+
+    Without the case check this judge scored 1/n per class off by one and nothing said so; now each reply
+    names another case (or, when the judge does not echo, none) and is a failed call.
+    """
+    from audit.stub_server import StubServer, chat_reply
+    from evalscope_phys.llm.case_id import stated_case
+    expected = {judge_prompt(p.question, p.reference, p.answer): p.expected for p in pairs}
+    previous = [{'verdict': 'equivalent'}]
+
+    def stale_judge(path, body):
+        prompt = '\n'.join(str(m.get('content')) for m in body['messages'])  # a retry repeats the question
+        now = next(ok for text, ok in expected.items() if text in prompt)
+        reply, previous[0] = previous[0], {'verdict': 'equivalent' if now else 'not_equivalent'}
+        if echoes:
+            previous[0]['case'] = stated_case(prompt)
+        return 200, {**chat_reply(json.dumps(reply)), 'model': 'judge', 'object': 'chat.completion', 'created': 0}
+
+    with StubServer(stale_judge) as server:
+        done = run_selftest_cli(server.url, '--judge-concurrency', '1', '--json', str(tmp_path / 'result.json'))
+    assert done.returncode == 1, done.stderr
+    result = json.loads((tmp_path / 'result.json').read_text())
+    assert result['score'] == 0.0 and {w['got'] for w in result['wrong']} == {'failed'}
+    assert 'judge calls 45, failed 45' in done.stdout
+    assert ('another case' if echoes else 'names no case') in json.dumps(result['wrong'])

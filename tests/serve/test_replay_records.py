@@ -68,6 +68,23 @@ def test_selection(case, messages, model, expected, why):
     assert book.replies(index, record, text, seed=None, n=1) == [expected], why
 
 
+@pytest.mark.parametrize('prompt, reply', [
+    ('Grade this. Case id: c0123456789abc\n(copy it)', '{"case": "{case}", "verdict": "equivalent"}'),  # not 10 hex
+    ('Grade this. Case id: c0123456789\n(copy it)', '{"case": "c0123456789", "verdict": "equivalent"}'),
+    ('Grade this, no case stated.', '{"case": "{case}", "verdict": "equivalent"}'),
+])
+def test_a_judge_rule_echoes_the_case_the_prompt_states(prompt, reply):
+    """Our judge prompts require the reply to name its case; a recorded verdict copies it, as a judge would."""
+    book = ReplayBook(load_records([{'match': 'Grade this', 'response': '{"case": "{case}", "verdict": "equivalent"}',
+                                     'judge': True}, {'match': 'Grade this', 'response': '{case} stays'}]))
+    index, record, text = book.select([{'role': 'user', 'content': prompt}], 'judge')
+    assert book.replies(index, record, text, seed=None, n=1) == [reply]
+    index, record, text = book.select([{'role': 'user', 'content': 'x'}, {'role': 'user', 'content': prompt}], None)
+    assert record.judge  # judge rules first; an ordinary record's reply is never rewritten:
+    plain = ReplayBook(load_records([{'match': 'Grade this', 'response': '{case} stays'}]))
+    assert plain.replies(*plain.select([{'role': 'user', 'content': prompt}], None), seed=None, n=1) == ['{case} stays']
+
+
 def test_unknown_prompt_error_quotes_the_start_of_the_prompt():
     book = ReplayBook(load_records(RECORDS))
     prompt = 'Compute the Lagrangian of a double rotor. ' + 'x' * 500

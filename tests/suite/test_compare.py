@@ -117,3 +117,14 @@ def test_compare_is_per_benchmark_unless_told_to_pool(tmp_path):
     assert pooled.returncode == 0 and '==' not in pooled.stdout and 'paired problems 3 ' in pooled.stdout
     one = compare_cli(*runs, '--dataset', 'ugphysics')
     assert 'paired problems 1 ' in one.stdout and '== phybench' not in one.stdout
+
+
+def test_a_run_dir_whose_task_config_is_an_alias_bomb_is_refused_in_one_line(tmp_path):
+    from .test_config import BOMB
+    runs = two_benchmark_runs(tmp_path)
+    config = tmp_path / 'B' / 'configs' / 'task_config.yaml'
+    config.write_text('datasets: [phybench, ugphysics]\nextra:\n  ' + BOMB.replace('\n', '\n  '), encoding='utf-8')
+    assert len(config.read_bytes()) < 1000
+    result = compare_cli(*runs)
+    assert result.returncode != 0 and 'task_config.yaml: refused: more than' in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and 'Traceback' not in result.stderr

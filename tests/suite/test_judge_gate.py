@@ -50,7 +50,8 @@ def model_records():
 
 
 def test_a_judge_that_fails_the_selftest_stops_the_suite_before_any_model_request(tmp_path):
-    always_yes = build_records([('You are grading a physics answer', '{"verdict": "equivalent"}')], judge=True)
+    always_yes = build_records([('You are grading a physics answer', '{"case": "{case}", "verdict": "equivalent"}')],
+                               judge=True)
     with replay_server(model_records()) as model_url, replay_server(always_yes) as judge_url:
         done = suite_run(suite_file(tmp_path, 0.95), model_url, judge_url, tmp_path / 'out')
         assert requests(model_url) == 0 and requests(judge_url) == 100
@@ -61,9 +62,11 @@ def test_a_judge_that_fails_the_selftest_stops_the_suite_before_any_model_reques
 def test_a_judge_that_passes_the_selftest_lets_the_suite_run(tmp_path):
     pairs = build_pairs(read_references(DEFAULT_REFERENCE_FILES))
     right = build_records([(judge_prompt(p.question, p.reference, p.answer),
-                            json.dumps({'verdict': 'equivalent' if p.expected else 'not_equivalent'})) for p in
+                            json.dumps({'case': '{case}',
+                                        'verdict': 'equivalent' if p.expected else 'not_equivalent'})) for p in
                            {judge_prompt(p.question, p.reference, p.answer): p for p in pairs}.values()], judge=True)
-    words = build_records([(['You are grading', 'anticlockwise (seen from above)'], '{"verdict": "equivalent"}')],
+    words = build_records([(['You are grading', 'anticlockwise (seen from above)'],
+                            '{"case": "{case}", "verdict": "equivalent"}')],
                           judge=True)
     with replay_server(model_records()) as model_url, replay_server(right + words) as judge_url:
         done = suite_run(suite_file(tmp_path, 0.95), model_url, judge_url, tmp_path / 'out')
