@@ -6,7 +6,7 @@
 Every (reference part, model answer) comparison of Yale's o3-mini outputs is scored with the Yale
 protocol of ``scripts/bench_scoring.py`` (``strict_verdict``: the whole answer, and for the last or
 only part each of the answer's parts) and routed by the one routing function
-(:func:`evalscope_phys.scoring.routing.needs_judge`): under scope ``undecided`` a comparison goes to
+(:func:`evalscope_phys.judge.routing.needs_judge`): under scope ``undecided`` a comparison goes to
 the judge when the rules cannot decide the whole answer or one of the parts the protocol compares;
 under ``rejected`` also when the rules rejected it.
 
@@ -75,7 +75,7 @@ def yale_questions(directory: str) -> Dict[str, str]:
 def route_part(part: dict, verdict, scope: str) -> Tuple[bool, str]:
     """``(needs_judge, judge_reason)`` of one comparison: the whole answer, then the parts the protocol compares."""
     from evalscope_phys.scoring import score_answer
-    from evalscope_phys.scoring.routing import needs_judge
+    from evalscope_phys.judge.routing import needs_judge
     reference, answer = part['reference'], part['answer']
     if verdict.strict:
         return needs_judge(verdict, reference, scope)
@@ -115,7 +115,7 @@ def shape_of(part: dict) -> str:
 def bench(directory: str, questions_dir: str, scopes=SCOPES, limit: Optional[int] = None,
           workers: int = 4) -> Dict:
     from evalscope_phys.judge.panel import JudgePair, build_panel, judge_config, judge_pairs, total_usage
-    from evalscope_phys.scoring.routing import rule_decision
+    from evalscope_phys.judge.routing import rule_decision
     from evalscope_phys.serve import replay_server
 
     started = time.perf_counter()

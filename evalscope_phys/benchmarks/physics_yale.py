@@ -16,7 +16,7 @@ from evalscope_phys import compat
 from evalscope_phys.benchmarks.base import DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader, \
     locate_dataset
 from evalscope_phys.judge.rules_first import FAILED, Decision, RulesFirstJudgeMixin, record_routes
-from evalscope_phys.scoring.routing import needs_judge, refuse_grader_address
+from evalscope_phys.judge.routing import needs_judge, refuse_grader_address
 from evalscope_phys.benchmarks.multipart import score_parts
 from evalscope_phys.scoring.metrics import ANSWER, LENIENT, LENIENT_ALL, PARTIAL, SCORED, STRICT, STRICT_ALL
 

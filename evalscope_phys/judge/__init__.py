@@ -1,1 +1,1 @@
-"""The judge as one room: the rules-first mixin adapters use in a run (rules_first.py), its cost metrics (cost.py), a panel of judges over answer pairs (panel.py), the known-verdict self-test (selftest.py)."""
+"""The judge as one room: what goes to the judge (routing.py), the rules-first mixin adapters use in a run (rules_first.py), its cost metrics (cost.py), a panel of judges over answer pairs (panel.py), the known-verdict self-test (selftest.py)."""

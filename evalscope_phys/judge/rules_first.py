@@ -4,7 +4,7 @@ Why: a judge call costs money and adds noise, and our engine already decides mos
 answers exactly (units, tolerance, symbolic equivalence). Upstream judge modes send every answer
 that is not an exact string match to the judge; here only the undecidable rest goes.
 
-**What goes to the judge** is decided by :func:`evalscope_phys.scoring.routing.needs_judge` (the one
+**What goes to the judge** is decided by :func:`evalscope_phys.judge.routing.needs_judge` (the one
 routing function, also behind ``evalscope-phys score``): by default (scope ``undecided``) only what
 the rules cannot decide -- unscored answers, unreadable answers, the engine's ``undecided`` /
 ``unknown_unit``, several results for a one-part reference, and words. Scope ``rejected`` also sends
@@ -65,7 +65,7 @@ from evalscope_phys.judge.cost import judge_usage
 from evalscope_phys.llm.case_id import CASE_KEY, case_id, case_problem
 from evalscope_phys.llm.untrusted import PREAMBLE, data_block
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL
-from evalscope_phys.scoring.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, undecided_reason here)
+from evalscope_phys.judge.routing import (  # noqa: F401 (adapters import ADDRESSES_GRADER, undecided_reason here)
     ADDRESSES_GRADER, DEFAULT_SCOPE, check_scope, judged_answer, needs_judge, rule_decision, undecided_reason)
 
 JUDGED = 'judged'
@@ -209,7 +209,7 @@ def record_routes(rule_score: Score, routes: Mapping[str, Tuple[bool, str]]) -> 
 
 
 def route_answers(rule_score: Score, answers: Answers, scope: str = DEFAULT_SCOPE) -> Dict[str, Tuple[str, str]]:
-    """Decide (:func:`~evalscope_phys.scoring.routing.needs_judge`) and record which answers the judge sees.
+    """Decide (:func:`~evalscope_phys.judge.routing.needs_judge`) and record which answers the judge sees.
 
     Each verdict dict gets ``needs_judge``/``judge_reason`` too; returns the pending answers.
     """
@@ -287,7 +287,7 @@ def rules_first_judge(rule_score: Score, *, question: str, pending: Pending,
 
 
 class RulesFirstJudgeMixin:
-    """Adapter mixin: rule score first, the judge for what ``scoring.routing.needs_judge`` routes."""
+    """Adapter mixin: rule score first, the judge for what ``judge.routing.needs_judge`` routes."""
 
     scoring_policy = ScoringPolicy.RULE_DEFAULT
 

@@ -4,7 +4,7 @@ Input lines carry ``gt`` and ``gen`` and optionally ``tolerance``, ``unit`` and 
 output lines are the input lines plus ``eed``, ``strict``, ``lenient``, ``reason``, ``seconds``
 (and ``scored``, ``extracted``, ``detail`` when there is one), and ``needs_judge``/``judge_reason``:
 whether the adapters would send this answer to an LLM judge under ``--judge-scope``
-(:func:`evalscope_phys.scoring.routing.needs_judge`; an answer that instructs its grader is
+(:func:`evalscope_phys.judge.routing.needs_judge`; an answer that instructs its grader is
 ``needs_judge: false``, ``judge_reason: "addresses_grader"``, as in the adapters). Output is written in
 input order, one line per input line, so an interrupted run resumes where it stopped: lines already in
 OUT are checked against IN and skipped; a torn last line (the run was killed mid-write) is dropped and
@@ -29,7 +29,7 @@ from typing import Any, Dict, Iterator, Optional
 from evalscope_phys.jsonl import JsonlAppender, iter_lines, repair_torn_tail
 
 from .run.limits import ANSWER_DEADLINE
-from .routing import DEFAULT_SCOPE, JUDGE_SCOPES, judged_answer, needs_judge
+from evalscope_phys.judge.routing import DEFAULT_SCOPE, JUDGE_SCOPES, judged_answer, needs_judge
 
 ADDED_FIELDS = ('eed', 'strict', 'lenient', 'reason', 'seconds', 'scored', 'extracted', 'needs_judge',
                 'judge_reason')

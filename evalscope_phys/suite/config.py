@@ -273,7 +273,7 @@ def check_suite_dataset_args(name: str, args: Mapping[str, Any], source: str) ->
 
 
 def _check_judge_extras(judge: Mapping[str, Any], source: str) -> None:
-    from evalscope_phys.scoring.routing import JUDGE_SCOPES
+    from evalscope_phys.judge.routing import JUDGE_SCOPES
     if 'scope' in judge and judge['scope'] not in JUDGE_SCOPES:
         raise SuiteConfigError(f'{source}: judge.scope must be one of {", ".join(JUDGE_SCOPES)}, '
                                f'got {judge["scope"]!r}')

@@ -2,7 +2,7 @@
 import pytest
 
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.routing import (
+from evalscope_phys.judge.routing import (
     JUDGE_SCOPES,
     check_scope,
     needs_judge,

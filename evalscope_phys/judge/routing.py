@@ -37,9 +37,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Tuple, Union
 
 from evalscope_phys.llm.untrusted import addresses_grader
-
-from .verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
-from .words import is_prose
+from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
+from evalscope_phys.scoring.words import is_prose
 
 JUDGE_SCOPES = ('undecided', 'rejected', 'all')
 """What is sent to a judge: what the rules cannot decide; that and their rejections; everything."""
@@ -132,7 +131,7 @@ def judged_answer(verdict: VerdictLike, response: Optional[str]) -> str:
     extracted = _getter(verdict)('extracted')
     if extracted is not None:
         return str(extracted)
-    from .extract import extract_answer
+    from evalscope_phys.scoring.extract import extract_answer
     return extract_answer(response or '').text
 
 
