@@ -25,7 +25,7 @@ from evalscope_phys.benchmarks.vision import (
     DEFAULT_MAX_IMAGE_BYTES, MAX_REQUEST_BYTES, FigureLimitsMixin, figure_limits, request_limit_param,
 )
 from evalscope_phys.benchmarks.typed_answers import (
-    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_parts, split_labels,
+    AnswerPart, absolute_to_relative, build_parts, parse_answer_types, score_typed_parts, split_labels,
 )
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 from evalscope_phys.scoring.verdict import Verdict
@@ -161,7 +161,7 @@ class OlympiadBenchPhysicsAdapter(RecordLoader, FigureLimitsMixin, VisionLanguag
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         alternatives = [[AnswerPart(**p) for p in parts] for parts in task_state.metadata['alternatives']]
-        verdict = best_verdict([score_parts(parts, original_prediction, ordered=False, eed=True)
+        verdict = best_verdict([score_typed_parts(parts, original_prediction, ordered=False, eed=True)
                                 for parts in alternatives])
         return verdict_score(verdict, original_prediction, metrics=(EED, STRICT, LENIENT), main=LENIENT)
 

@@ -133,8 +133,8 @@ def absolute_to_relative(reference: str, error: object) -> Optional[float]:
     return abs(absolute) / abs(value)
 
 
-def score_parts(parts: Sequence[AnswerPart], response: str, *, ordered: bool, eed: bool = True,
-                timeout: float = ANSWER_DEADLINE) -> Verdict:
+def score_typed_parts(parts: Sequence[AnswerPart], response: str, *, ordered: bool, eed: bool = True,
+                      timeout: float = ANSWER_DEADLINE) -> Verdict:
     """A response against typed parts, through the one engine call and its pairing stage (``Verdict.parts``
     per part, ``Verdict.matched_by`` how the response's pieces were paired with them).
 

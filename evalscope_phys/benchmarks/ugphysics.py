@@ -17,7 +17,7 @@ from evalscope_phys.benchmarks.base import (
     EN_ZH, DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader, chosen_languages, languages_param,
     locate_dataset,
 )
-from evalscope_phys.benchmarks.typed_answers import AnswerPart, build_parts, parse_answer_types, score_parts
+from evalscope_phys.benchmarks.typed_answers import AnswerPart, build_parts, parse_answer_types, score_typed_parts
 from evalscope_phys.scoring.metrics import EED, LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
 
 #: the official evaluator's relative tolerance for numbers
@@ -160,7 +160,7 @@ class UGPhysicsAdapter(RecordLoader, DefaultDataAdapter):
         self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
     ) -> Score:
         parts = [AnswerPart(**p) for p in task_state.metadata['parts']]
-        verdict = score_parts(parts, original_prediction, ordered=True, eed=True)
+        verdict = score_typed_parts(parts, original_prediction, ordered=True, eed=True)
         return verdict_score(verdict, original_prediction, metrics=(EED, STRICT, LENIENT), main=LENIENT)
 
 

@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 
 from evalscope_phys.benchmarks.typed_answers import (
-    AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, score_parts, split_labels,
+    AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, score_typed_parts, split_labels,
 )
 from evalscope_phys.scoring.answer import Choice, Interval, Truth, Value
 from evalscope_phys.scoring.extract import read_answer, reference_parts
 
 
 def score_part(part, answer):
-    return score_parts([part], answer, ordered=True, eed=False)
+    return score_typed_parts([part], answer, ordered=True, eed=False)
 
 
 def score_typed_answer(parts, response, ordered=True, eed=False):
-    return score_parts(parts, response, ordered=ordered, eed=eed)
+    return score_typed_parts(parts, response, ordered=ordered, eed=eed)
 
 # (raw label as datasets write it, codes)
 TYPE_LABELS = [
