@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 from . import values
 from .answer import Answer, Definition, Empty, Interval, Relation, Unreadable
 from .notation import clean, compact, plain_operators
-from .scan import command_end, matching_brace, top_level_split
+from .scan import matching_brace, top_level_split, top_level_split_keeping
 from .trailing_units import is_numeric, split_unit
 
 #: relation spellings -> (kind, flipped): ``>`` is stored as ``<`` with the sides swapped
@@ -117,36 +117,8 @@ def _names_a_number(left: str, right: str) -> bool:
 
 def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     """Pieces between top-level relations and each relation's (kind, flipped)."""
-    pieces, kinds, start, depth, i, n = [], [], 0, 0, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '\\':
-            j = command_end(text, i)
-            name = text[i:j]
-            if depth == 0 and name in RELATIONS:
-                pieces.append(text[start:i])
-                kinds.append(RELATIONS[name])
-                start = i = j
-                continue
-            if name in ('\\{', '\\langle', '\\lbrace', '\\lvert'):
-                depth += 1
-            elif name in ('\\}', '\\rangle', '\\rbrace', '\\rvert'):
-                depth -= 1
-            i = j
-            continue
-        if c in '{([':
-            depth += 1
-        elif c in '})]':
-            depth -= 1
-        elif depth == 0 and c in '=<>' or (depth == 0 and text.startswith(':=', i)):
-            width = 2 if text.startswith(':=', i) else 1
-            pieces.append(text[start:i])
-            kinds.append(RELATIONS[text[i:i + width]])
-            start = i = i + width
-            continue
-        i += 1
-    pieces.append(text[start:])
-    return [p.strip() for p in pieces], kinds
+    pieces, found = top_level_split_keeping(text, tuple(RELATIONS))
+    return [p.strip() for p in pieces], [RELATIONS[s] for s in found]
 
 
 _LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')

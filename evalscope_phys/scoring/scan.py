@@ -68,14 +68,21 @@ def top_level_split(text: str, separators: Sequence[str]) -> List[str]:
     A separator written ``\\name`` matches that whole command only (``\\le`` never matches inside
     ``\\left``); any other separator (``,``, ``\\\\``, ``\\text{ and }``) matches literally, longest first.
     """
+    return top_level_split_keeping(text, separators)[0]
+
+
+def top_level_split_keeping(text: str, separators: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """(the pieces, the separator found between each two) -- :func:`top_level_split` for callers
+    that need to know which separator stood there (a relation's kind)."""
     commands = {s[1:] for s in separators if _is_command(s)}
     literals = sorted((s for s in separators if not _is_command(s)), key=len, reverse=True)
-    parts, depth, start, i, n = [], 0, 0, 0, len(text)
+    parts, found, depth, start, i, n = [], [], 0, 0, 0, len(text)
     while i < n:
         if depth <= 0 and literals:
             hit = next((s for s in literals if text.startswith(s, i)), None)
             if hit:
                 parts.append(text[start:i])
+                found.append(hit)
                 start = i = i + len(hit)
                 continue
         c = text[i]
@@ -84,6 +91,7 @@ def top_level_split(text: str, separators: Sequence[str]) -> List[str]:
             name = text[i + 1:j]
             if depth <= 0 and name in commands:
                 parts.append(text[start:i])
+                found.append(text[i:j])
                 start = i = j
                 continue
             if name in _OPENERS:
@@ -98,7 +106,7 @@ def top_level_split(text: str, separators: Sequence[str]) -> List[str]:
             depth -= 1
         i += 1
     parts.append(text[start:])
-    return parts
+    return parts, found
 
 
 def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
