@@ -117,7 +117,7 @@ def _names_a_number(left: str, right: str) -> bool:
 
 def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     """Pieces between top-level relations and each relation's (kind, flipped)."""
-    pieces, found = top_level_split_keeping(text, tuple(RELATIONS))
+    pieces, found = top_level_split_keeping(text, tuple(RELATIONS), after_stray_closer=False)
     return [p.strip() for p in pieces], [RELATIONS[s] for s in found]
 
 

@@ -71,14 +71,19 @@ def top_level_split(text: str, separators: Sequence[str]) -> List[str]:
     return top_level_split_keeping(text, separators)[0]
 
 
-def top_level_split_keeping(text: str, separators: Sequence[str]) -> Tuple[List[str], List[str]]:
+def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray_closer: bool = True
+                            ) -> Tuple[List[str], List[str]]:
     """(the pieces, the separator found between each two) -- :func:`top_level_split` for callers
-    that need to know which separator stood there (a relation's kind)."""
+    that need to know which separator stood there (a relation's kind).
+
+    ``after_stray_closer=False`` stops splitting once a closer has no opener (a ket's ``\\rangle``):
+    relations are then not read, so a ket answer stays for the judge instead of being read as letters."""
     commands = {s[1:] for s in separators if _is_command(s)}
     literals = sorted((s for s in separators if not _is_command(s)), key=len, reverse=True)
     parts, found, depth, start, i, n = [], [], 0, 0, 0, len(text)
     while i < n:
-        if depth <= 0 and literals:
+        top = depth == 0 or (depth < 0 and after_stray_closer)
+        if top and literals:
             hit = next((s for s in literals if text.startswith(s, i)), None)
             if hit:
                 parts.append(text[start:i])
@@ -89,7 +94,7 @@ def top_level_split_keeping(text: str, separators: Sequence[str]) -> Tuple[List[
         if c == '\\':
             j = command_end(text, i)
             name = text[i + 1:j]
-            if depth <= 0 and name in commands:
+            if top and name in commands:
                 parts.append(text[start:i])
                 found.append(text[i:j])
                 start = i = j
