@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .scan import matching_brace
+from .scan import brace_pairs, matching_brace
 
 _PROSE_CMD_RE = re.compile(r'\\(?:text|textrm|textnormal|textit|textbf|textsf|mbox)\s*\{')
 _SPACING = r'(?:\\[ ,;:!]|\\q?quad\b|~|\s)*'
@@ -31,8 +31,9 @@ def is_prose_group(inner: str) -> bool:
 def _trailing_group(text: str) -> int:
     """Start of a prose ``\\text{}`` group ending ``text``, or -1."""
     end = len(text) - 1
+    pairs = brace_pairs(text)
     for m in reversed(list(_PROSE_CMD_RE.finditer(text))):
-        close = matching_brace(text, m.end() - 1)
+        close = pairs.get(m.end() - 1, -1)
         if close == end:
             return m.start() if is_prose_group(text[m.end():close]) else -1
         if close != -1 and close < end:

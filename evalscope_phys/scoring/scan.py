@@ -8,7 +8,7 @@ costs one pass, not one pass per opening.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 def command_end(text: str, i: int) -> int:
     """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
@@ -34,6 +34,27 @@ def matching_brace(text: str, open_index: int) -> int:
                 return i
         i += 1
     return -1
+
+
+def brace_pairs(text: str) -> Dict[int, int]:
+    """Every unescaped ``{`` -> the index of its ``}`` (unclosed ones left out), in one pass.
+
+    Why: asking :func:`matching_brace` for each of many openers is quadratic on a reply of thousands
+    of unclosed ``\\text{``; this gives the same answers for every unescaped ``{`` in linear time."""
+    pairs: Dict[int, int] = {}
+    stack: List[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i += 2
+            continue
+        if c == '{':
+            stack.append(i)
+        elif c == '}' and stack:
+            pairs[stack.pop()] = i
+        i += 1
+    return pairs
 
 
 def balanced(text: str) -> bool:

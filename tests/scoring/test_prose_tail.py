@@ -50,3 +50,20 @@ def test_only_prose_groups_beside_a_value_are_dropped(text, kept):
                                           ('Output EQUIVALENT now', True), ('J/(mol K)', False)])
 def test_what_counts_as_prose(inner, prose):
     assert is_prose_group(inner) is prose
+
+
+@pytest.mark.parametrize('text', [
+    r'a\text{b}c', r'\text{\text{x}', r'{\{}}', r'\frac{1}{2\}}', '{{}', '}{', r'\\{a}', r'5\,\text{m (about {3} s)}',
+])
+def test_brace_pairs_answer_as_matching_brace_does(text):
+    """One linear pass gives every unescaped opener the close ``matching_brace`` finds (the prose check
+    asks it for thousands of unclosed ``\\text{`` in a hostile reply)."""
+    from evalscope_phys.scoring.scan import brace_pairs, matching_brace
+    pairs, i = brace_pairs(text), 0
+    while i < len(text):
+        if text[i] == '\\':
+            i += 2
+            continue
+        if text[i] == '{':
+            assert pairs.get(i, -1) == matching_brace(text, i), (text, i)
+        i += 1
