@@ -7,7 +7,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from .locate import locate
 from .notation import to_latex
-from .scan import matching_brace, strip_leading, strip_trailing
+from .scan import brace_pairs, matching_brace, strip_leading, strip_trailing
 
 _ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
 
@@ -132,10 +132,11 @@ _INNER_LABEL_RE = re.compile(r'(?:^|(?<=[,;])|(?<=\\quad)|(?<=\\qquad))\s*\(([a-
 def _hoist_labels(text: str) -> str:
     """Labels inside one text group (``\\text{(a) yes, (b) no}``) brought out, each on a new line."""
     out, pos = [], 0
+    pairs = brace_pairs(text)
     for m in _TEXT_OPEN_RE.finditer(text):
         if m.start() < pos:
             continue
-        close = matching_brace(text, m.end() - 1)
+        close = pairs.get(m.end() - 1, -1)
         if close < 0:
             break
         content = text[m.end():close]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import List
 
-from .scan import command_end, matching_brace
+from .scan import brace_pairs, command_end, matching_brace
 from .vocabulary import FUNCTIONS, FUNCTION_ALIASES, GREEK, OTHER_SYMBOLS
 
 _TEXT_CMD_RE = re.compile(r'\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox|textsf|mathit|operatorname)\s*\{')
@@ -181,10 +181,11 @@ def _letters_and_math(text: str) -> str:
 
 def _strip_text_groups(text: str) -> str:
     out, pos = [], 0
+    pairs = brace_pairs(text)
     for m in _TEXT_CMD_RE.finditer(text):
         if m.start() < pos:
             continue
-        close = matching_brace(text, m.end() - 1)
+        close = pairs.get(m.end() - 1, -1)
         if close < 0:
             break
         out.append(text[pos:m.start()])
