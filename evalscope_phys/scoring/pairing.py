@@ -335,10 +335,10 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
             continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
         if name:
             named = [a for a in near if any(same_quantity_name(name, n) for n in names[owner[a]])]
-            if not named and not _used_elsewhere(name, pieces, j):
+            if not named:
                 # omega_3 = 5 beside the omega_1, omega_2 asked: another candidate, not commentary
                 family = [a for a in near if any(same_family(name, n) for n in names[owner[a]])]
-                if family:
+                if family and not _used_elsewhere(name, pieces, j):
                     candidates.setdefault(owner[family[0]], []).append(j)
             near = named
         else:
