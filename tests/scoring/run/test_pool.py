@@ -240,6 +240,23 @@ def test_exit_is_prompt_and_clean_even_with_a_call_in_flight(tmp_path):
         assert _gone(pid), f'worker {pid} outlived its parent'
 
 
+def _from_threads(pool: WorkerPool, fn, args: tuple, deadline: float, threads: int = 8):
+    """Each of ``threads`` callers runs ``fn(*args)`` on ``pool`` at once: (results, seconds each waited)."""
+    results, waits = [None] * threads, [0.0] * threads
+
+    def call(index: int) -> None:
+        started = time.monotonic()
+        results[index] = pool.run(fn, args, deadline)
+        waits[index] = time.monotonic() - started
+
+    workers = [threading.Thread(target=call, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+    return results, waits
+
+
 def test_no_call_waits_past_its_deadline_with_8_threads_and_2_workers():
     # Eight callers, two workers, jobs that never finish: waiting for a free worker and for the
     # replacement of a killed one is inside each caller's budget. Measured against the deadline
@@ -249,20 +266,8 @@ def test_no_call_waits_past_its_deadline_with_8_threads_and_2_workers():
     try:
         assert pool.run(pow, (2, 2), 30).value == 4  # booted: the one-time boot is not what is measured
         deadline = 2.0
-        waits = [0.0] * 8
-        reasons = [''] * 8
-
-        def call(index: int) -> None:
-            started = time.monotonic()
-            reasons[index] = pool.run(busy_loop, (60.0,), deadline).reason
-            waits[index] = time.monotonic() - started
-
-        threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
-        assert reasons == ['timeout'] * 8
+        results, waits = _from_threads(pool, busy_loop, (60.0,), deadline)
+        assert [r.reason for r in results] == ['timeout'] * 8
         assert max(waits) < deadline + 3.0, waits
         assert pool.run(pow, (2, 3), 30).value == 8  # and the pool is healthy afterwards
     finally:
@@ -274,19 +279,7 @@ def test_queued_calls_that_fit_their_deadline_succeed_and_the_rest_time_out():
     try:
         assert pool.run(pow, (2, 2), 30).ok
         deadline = 3.0
-        results = [None] * 8
-        waits = [0.0] * 8
-
-        def call(index: int) -> None:
-            started = time.monotonic()
-            results[index] = pool.run(busy_loop, (0.5,), deadline)
-            waits[index] = time.monotonic() - started
-
-        threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(120)
+        results, waits = _from_threads(pool, busy_loop, (0.5,), deadline)
         assert all(r.ok or r.reason == 'timeout' for r in results), results
         assert any(r.ok for r in results)
         assert max(waits) < deadline + 3.0, waits
