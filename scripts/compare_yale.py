@@ -2,6 +2,8 @@
 
     python scripts/compare_yale.py [--work-dir DIR] [--domains optics ...] [--json OUT]
     python scripts/compare_yale.py --run DIR          (an earlier run's reviews: no new run)
+    python scripts/compare_yale.py --direct           (score in-process through the adapter's scorer: a
+                                                       quicker development loop, no EvalScope run)
 
 It writes a replay file of their recorded solutions, serves it with the replay server, runs the
 plain EvalScope CLI on the shared PHYSICS text-only release, and prints per domain their published
@@ -71,6 +73,32 @@ def read_reviews(work_dir: Path) -> Dict[str, dict]:
     return out
 
 
+def score_direct(problems: Dict[str, dict], outputs: Path, workers: int = 8) -> Dict[str, dict]:
+    """Reviews as the adapter's ``match_score`` would write them, without EvalScope or the replay server."""
+    from concurrent.futures import ThreadPoolExecutor
+    from evalscope_phys.benchmarks.multipart import score_parts
+    from evalscope_phys.benchmarks.physics_yale import answer_metrics_and_weights
+    from evalscope_phys.benchmarks.yale_outputs import read_run
+    theirs, _ = read_run(outputs, {rid: p['answers'] for rid, p in problems.items()})
+
+    def one(rid: str) -> dict:
+        problem = problems[rid]
+        solution = theirs[rid].solution if rid in theirs else ''
+        matched = score_parts(problem['answers'], solution or ' ', question=problem['question'],
+                              labels=problem.get('labels') or ())
+        subs = [p.to_dict() for p in matched.parts]
+        return {'parts': subs, 'value': answer_metrics_and_weights(subs)[0]}
+
+    ids = sorted(rid for rid, p in problems.items() if p['answers'] and all(a.strip() for a in p['answers'])
+                 and not p.get('figures') and not p.get('broken') and p.get('question'))
+    started = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        reviews = dict(zip(ids, pool.map(one, ids)))
+    print(f'[compare_yale] scored {len(ids)} problems in-process in {time.perf_counter() - started:.0f} s',
+          file=sys.stderr)
+    return reviews
+
+
 def mean(values: List[float]) -> Optional[float]:
     return sum(values) / len(values) if values else None
 
@@ -88,6 +116,7 @@ def ours_by_domain(reviews: Dict[str, dict], problems: Dict[str, dict]) -> Dict[
             'problems': len(rows),
             'strict_acc': mean([r['value']['strict_acc'] for r in rows if 'strict_acc' in r['value']]),
             'lenient_acc': mean([r['value']['lenient_acc'] for r in rows if 'lenient_acc' in r['value']]),
+            'strict_acc_all': mean([r['value']['strict_acc_all'] for r in rows if 'strict_acc_all' in r['value']]),
             'answer_acc': mean([float(bool(p.get('strict'))) for p in scored]),
             'partial': mean([r['value']['partial'] for r in rows if 'partial' in r['value']]),
             'scored': mean([r['value']['scored'] for r in rows if 'scored' in r['value']]),
@@ -114,7 +143,7 @@ def fmt(value: Optional[float]) -> str:
 
 
 def report(reviews: Dict[str, dict], problems: Dict[str, dict], outputs: Path) -> dict:
-    from evalscope_phys.benchmarks.yale_outputs import explain, read_run
+    from evalscope_phys.benchmarks.yale_outputs import accepted_parts, explain, read_run
     theirs, published = read_run(outputs, {rid: p['answers'] for rid, p in problems.items()})
     ours = ours_by_domain(reviews, problems)
     print('\nPHYSICS text-only, o3-mini solutions (Yale\'s run), scored by physics_yale; percentages')
@@ -153,6 +182,12 @@ def report(reviews: Dict[str, dict], problems: Dict[str, dict], outputs: Path) -
             print(f'      {100 * overall.by_reason[reason] / overall.problems:+6.1f}  {overall.counts[reason]:4d}  {detail}')
     print(f'  {100 * overall.difference:+6.1f}  total (strict_acc {100 * overall.ours:.1f} - theirs {100 * overall.theirs:.1f}); '
           f'{overall.counts["agree"]} problems agree')
+    parts_they_accept = accepted_parts(parts, theirs, {rid: p['answers'] for rid, p in problems.items()})
+    print(f'\nParts their run accepted that our strict verdict accepts: {parts_they_accept.accepted}/{parts_they_accept.total} '
+          f'({100 * parts_they_accept.accepted / max(parts_they_accept.total, 1):.1f}%)')
+    print(f'strict_acc_all over all {ours["all"]["problems"]} problems: {fmt(ours["all"]["strict_acc_all"])}')
+    figures['their_accepted_parts'] = {'accepted': parts_they_accept.accepted, 'total': parts_they_accept.total,
+                                       'rows': parts_they_accept.rows}
     figures['reasons'] = {reason: {'points': 100 * total / overall.problems, 'problems': overall.counts[reason]}
                           for reason, total in overall.by_reason.items()}
     return figures
@@ -166,6 +201,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--work-dir', type=Path, default=None, help='where EvalScope writes (default: a temp dir)')
     parser.add_argument('--run', type=Path, default=None, help='compare an existing run instead of starting one')
     parser.add_argument('--domains', nargs='*', default=[], help='only these subsets (default: all six)')
+    parser.add_argument('--direct', action='store_true', help='score in-process (no EvalScope run)')
     parser.add_argument('--json', type=Path, default=None, help='also write the figures here')
     args = parser.parse_args(argv)
     for path, what in ((args.data, 'PHYSICS text-only data'), (args.outputs, "Yale's outputs")):
@@ -174,6 +210,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 2
     problems = load_questions(args.data)
     work_dir = args.run
+    if args.direct:
+        reviews = score_direct(problems, args.outputs)
+        figures = report(reviews, problems, args.outputs)
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=1, default=str), encoding='utf-8')
+        return 0
     if work_dir is None:
         from evalscope_phys.benchmarks.yale_outputs import read_run, replay_records
         from evalscope_phys.serve.records import write_records

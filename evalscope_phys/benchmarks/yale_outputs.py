@@ -165,3 +165,38 @@ def explain(ours: Mapping[str, Sequence[Mapping[str, Any]]], theirs: Mapping[str
         comparison.ours /= comparison.problems
         comparison.theirs /= comparison.problems
     return comparison
+
+
+@dataclass
+class AcceptedParts:
+    """The reference answers their run accepted, and whether our strict verdict accepts the same part."""
+
+    rows: List[Dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return len(self.rows)
+
+    @property
+    def accepted(self) -> int:
+        return sum(1 for row in self.rows if row['strict'])
+
+
+def accepted_parts(ours: Mapping[str, Sequence[Mapping[str, Any]]], theirs: Mapping[str, YaleRecord],
+                   references: Mapping[str, Sequence[str]] = {}) -> AcceptedParts:
+    """Per part their first accepted comparison matched: our verdict on that part (the issues' recall measure).
+
+    Their accuracy mixes one-of-many matches with all-parts scores; the part they accepted is the unit
+    on which our rules and theirs can be compared one to one.
+    """
+    out = AcceptedParts()
+    for rid, parts in sorted(ours.items()):
+        record = theirs.get(rid)
+        if record is None or record.accepted_part is None or record.accepted_part >= len(parts):
+            continue
+        part = parts[record.accepted_part]
+        out.rows.append({'id': rid, 'domain': record.domain, 'part': record.accepted_part,
+                         'strict': bool(part.get('strict')), 'lenient': bool(part.get('lenient')),
+                         'reason': part.get('reason'), 'detail': part.get('detail'), 'extracted': part.get('extracted'),
+                         'reference': (list(references.get(rid, ())) or [None] * len(parts))[record.accepted_part]})
+    return out
