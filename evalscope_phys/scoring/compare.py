@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
 from .aliases import base_symbol, canonical_symbol
-from .quantity_names import same_quantity_name
+from .quantity_names import problem_tie, same_quantity_name
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
@@ -435,7 +435,11 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
             if as_equation is not None and as_equation.strict:
                 return as_equation
         if not same_quantity_name(reference.name, answer.name):
-            return rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
+            routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
+            tie = problem_tie(reference.name, answer.name, (describe(reference.value), describe(answer.value)),
+                              options.givens)
+            outcome = with_steps(reference.value, answer, options) if tie else routed
+            return replace(outcome, detail=f'{answer.name} for {reference.name}: {tie}') if outcome.strict else routed
         return with_steps(reference.value, answer, options)
     return dispatch(reference.value, answer, options)
 
