@@ -55,6 +55,8 @@ def base_symbol(name: str) -> str:
 
 
 _BOLTZMANN_RE = re.compile(r'k_\{?\s*(?:\\(?:mathrm|text|textrm|rm)\s*\{?\s*)?[Bb]\s*\}?\}?')
+#: an imaginary exponent (``e^{ikx}``, ``\\exp(-i k r)``): there ``k`` is a wave number
+_WAVE_RE = re.compile(r'(?:e\^\{?|\\exp\s*(?:\\left)?[(\[{]?)\s*[-+]?\s*i(?![A-Za-jl-z])')  # ikx: i then k
 _CHARGE = r'(?:[-+0]|\\pm|\\mp)'
 _CHARGED_SUBSCRIPT_RE = re.compile(r'_\{\s*(\\?[A-Za-z]+)\s*\^\s*(?:\{\s*%s\s*\}|%s)\s*\}' % (_CHARGE, _CHARGE))
 
@@ -63,7 +65,7 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
     """Both LaTeX texts with aliased symbols spelt alike, or None when no alias applies safely.
 
     * ``k_B`` becomes ``k`` on a side that writes no bare ``k`` of its own, when the other side writes
-      ``k`` and neither writes ``\\hbar`` (``\\hbar k`` is a wave number);
+      ``k`` and neither writes ``\\hbar`` or an imaginary exponent (``\\hbar k``, ``e^{ikx}``: a wave number);
     * ``m_{K^-}`` becomes ``m_{K}`` on a side where no other charge of that particle occurs;
     * a bold letter becomes plain where the other side writes it plain (:func:`_unbolded`).
     """
@@ -72,7 +74,8 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
         text = new_reference if side == 'reference' else new_answer
         other = new_answer if side == 'reference' else new_reference
         if _BOLTZMANN_RE.search(text) and not _bare_k(_BOLTZMANN_RE.sub('', text)) \
-                and _bare_k(other) and not _BOLTZMANN_RE.search(other) and '\\hbar' not in text + other:
+                and _bare_k(other) and not _BOLTZMANN_RE.search(other) and '\\hbar' not in text + other \
+                and not _WAVE_RE.search(text + other):
             text = _BOLTZMANN_RE.sub('k', text)
         text = _uncharged(text)
         text = _unbolded(text, other)
@@ -103,9 +106,10 @@ def _unbolded(text: str, other: str) -> str:
 
 
 def _bare_k(text: str) -> bool:
-    """Whether ``k`` occurs as a symbol of its own (``Nk``, ``kT``), not in a command, word or script."""
+    """Whether ``k`` occurs as a symbol of its own (``Nk``, ``kT``, ``e^{-E/kT}``), not in a command, word
+    or subscript (``E_k``); an exponent is a formula, so a ``k`` in it counts."""
     text = re.sub(r'\\(?:text|mathrm|rm|textrm|mbox)\s*\{[^{}]*\}|\\[A-Za-z]+', ' ', text)
-    text = re.sub(r'[_^]\{[^{}]*\}|[_^][A-Za-z0-9]', ' ', text)
+    text = re.sub(r'_\{[^{}]*\}|_[A-Za-z0-9]', ' ', text)
     return 'k' in text
 
 

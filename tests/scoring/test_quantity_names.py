@@ -25,6 +25,7 @@ def test_quantity_name_case(case):
     ('T', 'N', False), ('v_A', 'v_B', False), ('x', '', True), (r'E_{\text{k}}', 'E_k', True),
     ('E_k', 'E_K', False), ('D(r)', r'\mathbf{D}', True), (r'\sigma(\theta)', r'\sigma', True),
     ('P(s_x)', 'P(s_z)', False), (r'\lambda &', r'\lambda', True), ("p_\\phi'", "p'_\\phi", True), ('U', 'W', False),
+    (r'f_{\rmmirror}', r'f_{\rm mirror}', True), (r'h_{\rmmax}', 'h', False), (r'f_{\rmmirror}', 'f_m', False),
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
