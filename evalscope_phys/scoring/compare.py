@@ -35,6 +35,7 @@ from .piecewise import branches
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
+from .several import broken_link, specialises
 from .trailing_units import is_numeric
 from .words import NUMBER_WORDS, word_relation
 
@@ -172,7 +173,8 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name
                  and same_quantity_name(i.name, reference.name)]
-        if len(named) == 1 and not any(_second_value(reference, i, options) for i in formulas):
+        if len(named) == 1 and not any(_second_value(reference, i, options) or specialises(reference, i, options)
+                                       for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
 
@@ -220,6 +222,8 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             continue  # the answer itself, or a link that states the same value
         if isinstance(item, Relation) and item.kind in CONDITIONS:
             continue
+        if specialises(reference, item, options):
+            return None  # x = 0 beside y = 1/(1-x)^2: the formula at one point, not the formula
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
@@ -444,6 +448,10 @@ def with_steps(reference: Answer, answer: Definition, options: Options) -> Outco
     """A chain ``v = \\sqrt{2gh} = 4.4\\,\\text{m/s}`` is judged by its final value; an earlier member
     counts only when the final one is a bare number and the reference is symbolic."""
     outcome = dispatch(reference, answer.value, options)
+    if outcome.strict and answer.steps:
+        broken = broken_link(answer.steps + (answer.value,), answer.approximate, options)
+        if broken:  # v = 2 + 3 = 4: the last value is no consequence of the chain written
+            return rejected(UNDECIDED, f'a link of the chain does not hold: {broken}', eed=outcome.eed)
     if outcome.strict or not answer.steps or not is_symbolic(reference) or is_symbolic(answer.value):
         return outcome
     for step in reversed(answer.steps):
