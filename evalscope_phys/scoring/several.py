@@ -9,12 +9,13 @@ that number (a restated given).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Optional, Sequence
 
 import sympy
 
-from .answer import Answer, Definition, Relation, Value
+from .answer import Alternatives, Answer, Collection, Definition, Relation, Value
 from .compare_values import expressions, read_expression_safely
 from .outcome import Options
 from .trailing_units import is_numeric
@@ -100,3 +101,39 @@ def _given_by_question(name: str, value: Value, options: Options) -> bool:
         if stated is not None and expected is not None and not _numbers_differ(stated, expected):
             return True
     return False
+
+
+_OTHERWISE_RE = re.compile(r'^\\(?:text|mbox|textrm)\s*\{\s*(?:otherwise|elsewhere)\s*[.,;]?\s*\}\s*[.,;]?$', re.I)
+
+
+def otherwise_branch(item: Answer, name: str) -> bool:
+    """Whether ``item`` is the other branch of the answer ``name`` (``p(x) = 0\\text{ otherwise}`` after
+    ``p(x) = \\ldots,\\ |x| \\le a``): the answer's domain stated, not a second value."""
+    if not isinstance(item, Definition) or not isinstance(item.value, Value) or item.name != name:
+        return False
+    value = item.value
+    tail = value.unit.text if value.unit is not None else ''
+    if not tail:
+        m = re.search(r'\\(?:text|mbox|textrm)\s*\{[^{}]*\}\s*[.,;]?\s*$', value.latex)
+        tail = m.group(0) if m else ''
+    return bool(_OTHERWISE_RE.match(tail.strip()))
+
+
+_PM_NAME_RE = re.compile(r'\\pm(?![A-Za-z])')
+
+
+def named_branches(reference: Answer) -> Optional[Collection]:
+    """``n_\\pm = 1 \\pm x`` as the two results it names, ``n_+ = 1 + x`` and ``n_- = 1 - x``, or None.
+
+    Why: a model that writes the branches on their own (``n_+ = \\ldots,\\ n_- = \\ldots``) gives both
+    values asked, each under its own name; compared as one ``\\pm`` answer it was two answers for one.
+    Only a name with one ``\\pm`` and a value with ``\\pm`` (never ``\\mp``) are split: the upper sign of
+    the name goes with the first branch, as the reader orders them."""
+    if not isinstance(reference, Definition) or not isinstance(reference.value, Alternatives) \
+            or reference.value.kind != 'pm' or len(reference.value.options) != 2 or reference.steps:
+        return None
+    if len(_PM_NAME_RE.findall(reference.name)) != 1:
+        return None
+    upper, lower = (_PM_NAME_RE.sub(sign, reference.name) for sign in ('+', '-'))
+    return Collection('list', tuple(Definition(name, option, reference.approximate)
+                                    for name, option in zip((upper, lower), reference.value.options)))
