@@ -55,7 +55,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     text = relations.drop_lead_prose(clean(text))
-    if not text:
+    if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:
         return Unreadable('too_deep', text)
