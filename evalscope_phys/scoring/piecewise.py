@@ -18,6 +18,15 @@ _CASES_RE = re.compile(r'\\begin\s*\{cases\*?\}(.*)\\end\s*\{cases\*?\}', re.S)
 _CONDITION_WORDS_RE = re.compile(r'^\s*(?:,|;)?\s*(?:\\(?:text|mbox|textrm|mathrm)\s*\{\s*(?:for|if|when|where)?\s*\}'
                                  r'|\\(?:text|mbox|textrm)\s*\{\s*(?:for|if|when|where)\s+|for\b|if\b|when\b)\s*', re.I)
 _TRAILING_PUNCTUATION_RE = re.compile(r'(?:\\[,;!]|[\s,.;])+$')
+_LINE_END_RE = re.compile(r'\\\\\s*(?:\[[^\]]*\])?')
+_CLOSED_BOUNDARY_RE = re.compile(r'\\(?:leqslant|leq|le)(?![A-Za-z])|<=|\\(?:geqslant|geq|ge)(?![A-Za-z])|>=')
+
+
+def open_boundary(condition: str) -> str:
+    """A branch's condition with its boundary left open (``r \\le R`` reads ``r < R``): which branch
+    holds on the boundary itself is a convention physicists do not grade (``r < R`` against
+    ``r \\le R``); the side of the boundary still counts (``r < R`` is not ``r > R``)."""
+    return _CLOSED_BOUNDARY_RE.sub(lambda m: ' < ' if 'l' in m.group(0) or '<' in m.group(0) else ' > ', condition)
 
 
 def branches(text: str) -> Optional[Tuple[str, List[Tuple[str, str]]]]:
@@ -30,7 +39,7 @@ def branches(text: str) -> Optional[Tuple[str, List[Tuple[str, str]]]]:
     if not m or _CASES_RE.search(m.group(1)):
         return None
     lead = text[:m.start()].replace('\\left', '').replace('\\{', '').strip()
-    if text[m.end():].replace('\\right', '').replace('.', '').strip():
+    if _LINE_END_RE.sub('', text[m.end():].replace('\\right', '').replace('.', '')).strip():
         return None  # something after the block: not one piecewise value
     if lead.endswith('='):
         lead = lead[:-1].strip()
