@@ -242,6 +242,9 @@ class _Rewriter:
             elif nxt == ('chr', '^') and self._is_label_superscript():
                 self.take(False)
                 name += '^' + _name(plain_text(self.take_argument()))
+            elif nxt == ('chr', '^') and self._sign_superscript():
+                self.take(False)
+                name += '^' + {'+': 'plus', '-': 'minus'}[plain_text(self.take_argument())]
             elif nxt == ('chr', '^') and self._is_decoration_superscript():
                 self.take(False)
                 arg = plain_text(self.take_argument())
@@ -303,6 +306,9 @@ class _Rewriter:
                 rest = rest[1:]
             if rest and rest[0] == ('chr', '_') and len(rest) == 2:
                 rest = []
+            if len(rest) == 2 and rest[0] == ('chr', '^') and (rest[1] in (('chr', '+'), ('chr', '-')) or rest[1] in (
+                    ('grp', [('chr', '+')]), ('grp', [('chr', '-')]))):
+                rest = []  # \psi'(a^+): the value just right of a
             if not rest:
                 return self.name_of(arg)
         return None
@@ -321,6 +327,27 @@ class _Rewriter:
             inner = inner + ([self.tokens[j + 1]] if j + 1 < len(self.tokens) else [])
         text = plain_text(inner)
         return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
+
+    def _sign_superscript(self) -> bool:
+        """``e^-``, ``\\pi^{+}``, ``\\psi'(a^+)``: a lone sign raised over a name is a charge or a side
+        (one-sided limit), part of the name; ``x^-1``, ``e^{-t}`` and ``a^- b`` followed by an operand are
+        powers."""
+        j = self.i + 1
+        if j >= len(self.tokens):
+            return False
+        kind, value = self.tokens[j]
+        if kind == 'grp':
+            inner = [t for t in value if t[0] != 'ws']
+            return inner in ([('chr', '+')], [('chr', '-')])
+        if (kind, value) not in (('chr', '+'), ('chr', '-')):
+            return False
+        k = j + 1
+        while k < len(self.tokens) and self.tokens[k][0] == 'ws':
+            k += 1
+        if k >= len(self.tokens):
+            return True
+        kind, value = self.tokens[k]
+        return kind == 'chr' and value in ')],;=<>|+-' or kind == 'cmd' and value in _AFTER_SIGN
 
     def _is_decoration_superscript(self) -> bool:
         j = self.i + 1
@@ -348,7 +375,7 @@ class _Rewriter:
 
     def letter_e(self) -> None:
         nxt = self.peek(skip_ws=False)
-        if nxt == ('chr', '^'):
+        if nxt == ('chr', '^') and not self._sign_superscript():
             arg = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
             digits = None
             if arg and arg[0] == 'num':
@@ -462,6 +489,8 @@ class _Rewriter:
             self.out.append(' \\times ')
         elif name == 'div':
             self.out.append(' / ')
+        elif name == 'pi' and self.peek(skip_ws=False) == ('chr', '^') and self._sign_superscript():
+            self.symbol('pi')  # \pi^+: the pion, not the number
         elif name == 'pi':
             self.out.append('\\pi ')
         elif name in ('infty', 'infin'):
@@ -624,10 +653,22 @@ class _Rewriter:
         self.out.append('\\variable{avg:%s%s}' % ('|' * bars, content))
 
     def _function_argument(self) -> str:
+        nxt = self.peek()
+        if nxt and nxt[0] == 'cmd' and nxt[1] in SIZING and self.peek(offset=1) == ('chr', '('):
+            self.take()  # \coth\left( .. \right): the sizing is layout, the parenthesis the argument
         inner = self.take_parenthesised()
         if inner is not None:
             return self.emit(inner)
+        nxt = self.peek()
+        if nxt and nxt[0] == 'cmd' and nxt[1] in FRACTIONS:
+            self.take()  # \coth\frac{a}{b}: the fraction with both its arguments
+            return self.emit([nxt, ('grp', self.take_argument()), ('grp', self.take_argument())])
         return self.emit(self.take_argument())
+
+
+#: what may follow a lone sign in a superscript for the sign to end the name (``e^- \\rightarrow``, ``a^+)``)
+_AFTER_SIGN = frozenset({'right', 'rangle', 'rightarrow', 'to', 'leftrightarrow', 'longrightarrow', 'quad', 'qquad',
+                         ',', ';', 'rbrace', 'cdot', 'times', 'le', 'leq', 'ge', 'geq', 'neq', 'approx', 'sim'})
 
 
 def _strip_ws(tokens: List[Token]) -> List[Token]:

@@ -75,6 +75,9 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if len(items) > 1 and not all(is_prose(i) for i in items):
         read = [read_structure(i, expected, depth + 1) for i in items]
         return _several(read, 'list')
+    sentence = relations.claim(text)
+    if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
+        return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
     return relations.read_item(items[0] if items else text, expected, depth)

@@ -128,10 +128,25 @@ _LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?
 _NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*\}\s*$')
 
 
+#: lead words after which the formula is the object of a claim (``\\text{Lepton number is violated in } n \\to
+#: p + e^-``, ``\\text{Reines and Cowan's experiment with } \\bar\\nu + p``): the sentence is the answer
+_CLAIM_RE = re.compile(r'(?i)\b(in|with|for|at|from|into|on|under|via|through|during|than|because|since|if|when|'
+                       r'where|unless|except|without|against|between)\s*\}\s*$')
+
+
+def claim(text: str) -> Optional[Tuple[str, str]]:
+    """(sentence, formula) when ``text`` opens with a sentence whose object is the formula after it (see
+    :data:`_CLAIM_RE`): the whole text is then the answer, never a formula with its subject dropped."""
+    m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
+    if m and _CLAIM_RE.search(m.group(0).rstrip()):
+        return m.group(0), text[m.end():]
+    return None
+
+
 def drop_lead_prose(text: str) -> str:
     """``\\text{The momentum is about }0.82\\text{ GeV/c}``: the sentence goes, the formula stays."""
     m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
-    if m and _NEGATING_RE.search(m.group(0).rstrip()):
+    if m and (_NEGATING_RE.search(m.group(0).rstrip()) or _CLAIM_RE.search(m.group(0).rstrip())):
         return text
     return text[m.end():].strip() if m else text
 
