@@ -55,6 +55,9 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
     out = text.strip()
     for _ in range(limit):
         start = _trailing_group(out)
+        dropped = out[start:] if start > 0 else out[:max(0, _leading_group(out))]
+        if dropped.count('(') != dropped.count(')'):
+            break  # \text{(with } T=1 \text{ for the ground state)}: the value sits inside a remark of the sentence
         if start > 0:
             rest = _TRAILING_SPACE_RE.sub('', out[:start]).rstrip()
             unit = _UNIT_BEFORE_NOTE_RE.match(out[out.index('{', start) + 1:])
@@ -65,6 +68,8 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
             if end == -1 or end >= len(out):
                 break
             rest = _LEADING_SPACE_RE.sub('', out[end:]).lstrip()
+            if rest.startswith(('^', '_')):
+                break  # \text{one ton per cm}^3: the group is the base of the script, part of the sentence
         if not any(c.isdigit() for c in rest):
             break
         out = rest

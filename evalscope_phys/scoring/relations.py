@@ -121,7 +121,9 @@ def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     return [p.strip() for p in pieces], [RELATIONS[s] for s in found]
 
 
-_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\^_]|\\(?!text\b))')
+"""A leading sentence and the formula after it; a group raised or subscripted (``\\text{one ton per cm}^3``)
+is the base of that script, not a sentence before a formula."""
 
 
 #: lead words that change the value after them (``\\text{negative } 5``): never dropped
