@@ -363,6 +363,22 @@ class _Rewriter:
             return bool(text) and (text == '*' or re.fullmatch(r'(prime)+', text) is not None)
         return False
 
+    def prescript(self) -> None:
+        """``{}^3P_0``, ``{}^{14}\\text{N}``: a number raised before a letter is part of its name (a term
+        symbol, an isotope), one opaque symbol ``pre3:P_0``; raised before anything else it is refused."""
+        self.take(False)
+        lead = _name(plain_text(self.take_argument()))
+        tok = self.take(skip_ws=False)
+        if tok and tok[0] == 'cmd' and tok[1] in TEXT_COMMANDS:
+            base = _name(plain_text(self.take_argument()))
+        elif tok and tok[0] == 'chr' and tok[1].isalpha() and tok[1].isascii():
+            base = tok[1]
+        else:
+            raise _unsupported('prescript', lead)
+        if not lead or not re.fullmatch(r'[A-Za-z]{1,3}', base or ''):
+            raise _unsupported('prescript', lead)
+        self.symbol('pre%s:%s' % (lead, base))
+
     def euler(self) -> None:
         """Emit Euler's number, raised to the following superscript if there is one."""
         nxt = self.peek(skip_ws=False)
@@ -407,6 +423,8 @@ class _Rewriter:
                 self.out.append(' ')
             elif kind == 'num':
                 self.out.append(value)
+            elif kind == 'grp' and not _strip_ws(value) and self.peek(skip_ws=False) == ('chr', '^'):
+                self.prescript()
             elif kind == 'grp':
                 self.out.append('{' + self.emit(value) + '}')
             elif kind == 'chr':
