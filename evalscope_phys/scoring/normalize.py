@@ -469,6 +469,8 @@ class _Rewriter:
                 self.out.append(' \\degree ')
             else:
                 self.out.append('^{' + self.emit(self._exponent()) + '}')
+        elif c == '|' and self._ket_end() is not None:
+            self.ket()
         elif c == '_':
             raise _unsupported('subscript_on_expression')  # (a+b)_0, \right|_{x=0}
         elif c == '~':
@@ -492,6 +494,8 @@ class _Rewriter:
                 self.take(False)
         elif name == 'langle':
             self.expectation()
+        elif name in ('lvert', 'vert', '|') and self._ket_end() is not None:
+            self.ket()
         elif name in DELIMITERS:
             self.out.append(DELIMITERS[name])
         elif name in FRACTIONS:
@@ -648,6 +652,39 @@ class _Rewriter:
         if body is None:
             body = self.take_argument()
         self.out.append('\\sqrt%s{%s}' % (index, self.emit(body)))
+
+    def _ket_end(self) -> Optional[int]:
+        """Index of the ``\\rangle`` closing a ket that opens just before ``self.i`` (``|01\\rangle``,
+        ``\\lvert \\psi_0 \\rangle``), or None: a bar that another bar closes first is an absolute value."""
+        for k in range(self.i, min(len(self.tokens), self.i + 40)):
+            tok = self.tokens[k]
+            if tok == ('cmd', 'rangle'):
+                return k if k > self.i else None
+            if tok in (('chr', '|'), ('cmd', 'langle'), ('cmd', 'lvert'), ('cmd', 'rvert'), ('cmd', 'vert')):
+                return None
+        return None
+
+    def ket(self) -> None:
+        """``|01\\rangle``: one opaque state named by its canonical content (``ket:01``), so a superposition
+        is a sum of symbols; a ket right after a ket (a product state, which does not commute) is refused."""
+        end = self._ket_end()
+        inner = [t for t in self.tokens[self.i:end] if t not in (('cmd', 'right'), ('cmd', 'left'))]
+        self.i = end + 1
+        if ''.join(self.out).rstrip().endswith('}') and re.search(r'\\variable\{ket:[^{}]*\}\s*$', ''.join(self.out)):
+            raise _unsupported('ket_product')
+        content = re.sub(r'\s+', '', self.emit(inner)).replace('\\variable', '').replace('{', '(').replace('}', ')')
+        self.out.append('\\variable{ket:%s}' % content)
+        if self.peek(skip_ws=True) in (('chr', '|'), ('cmd', 'lvert')) and self._next_is_ket():
+            raise _unsupported('ket_product')
+
+    def _next_is_ket(self) -> bool:
+        saved = self.i
+        while self.i < len(self.tokens) and self.tokens[self.i][0] == 'ws':
+            self.i += 1
+        self.i += 1
+        found = self._ket_end() is not None
+        self.i = saved
+        return found
 
     def expectation(self) -> None:
         """``\\langle X \\rangle`` (or a bra-ket): one opaque value named by its canonical content."""
