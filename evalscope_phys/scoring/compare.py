@@ -31,7 +31,7 @@ from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
 from .latex import LatexError
 from .matching import assignments, unmatched_rows
-from .piecewise import branches
+from .piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
@@ -75,7 +75,7 @@ def _piecewise(reference: str, answer: str, options: Options) -> Optional[Outcom
     ref, ans = branches(reference), branches(answer)
     if ref is None or ans is None or len(ref[1]) != len(ans[1]):
         return None
-    if canonical_symbol(ref[0]) != canonical_symbol(ans[0]) and ref[0] and ans[0]:
+    if not same_quantity_name(ref[0], ans[0]):
         return None  # E(r) = ... against V(r) = ...: the names differ (a judge decides)
     try:
         same = [[_same(rv, av, options) and _same_condition(rc, ac, options) for av, ac in ans[1]]
@@ -93,7 +93,7 @@ def _same(reference: str, answer: str, options: Options) -> bool:
 
 
 def _same_condition(reference: str, answer: str, options: Options) -> bool:
-    ref, ans = ('' if _OTHERWISE_RE.match(c) else c for c in (reference, answer))
+    ref, ans = ('' if _OTHERWISE_RE.match(c) else open_boundary(c) for c in (reference, answer))
     if not ref or not ans:
         return not ref and not ans
     return compact(ref) == compact(ans) or _same(ref, ans, options)

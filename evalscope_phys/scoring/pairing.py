@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .answer import Answer, Collection, Definition, Empty, Relation, Text, Value, describe
+from .answer import Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
 from .matching import best_assignment
 from .outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .quantity_names import name_key, same_family, same_quantity_name
@@ -127,6 +127,8 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
     from .compare import compare, name_of
     options = replace(options, ordered=False)
+    if not any(isinstance(r, Unreadable) and r.why == 'piecewise' for r in references):
+        pieces = [b for p in pieces for b in _branch_pieces(p)]
     n = len(references)
     refs_labels = _reference_labels(labels, n, groups)
     if refs_labels is not None and len(set(refs_labels)) == n and set(refs_labels) <= set(groups):
@@ -176,6 +178,19 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def _branch_pieces(piece: Piece) -> List[Piece]:
+    """A piecewise piece as one piece per branch (``E(r) = a`` for ``r < R``, ...) when no reference part is
+    piecewise: the parts then ask for the branches one by one (the field in each region)."""
+    from .piecewise import branches
+    from .reading import read_answer
+    answer = piece.answer
+    read = branches(answer.raw) if isinstance(answer, Unreadable) and answer.why == 'piecewise' else None
+    if read is None:
+        return [piece]
+    lead, rows = read
+    return [Piece(read_answer('%s = %s' % (lead, value) if lead else value), piece.label) for value, _ in rows]
 
 
 def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:

@@ -75,6 +75,9 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if len(items) > 1 and not all(is_prose(i) for i in items):
         read = [read_structure(i, expected, depth + 1) for i in items]
         return _several(read, 'list')
+    sentence = relations.claim(text)
+    if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
+        return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
     return relations.read_item(items[0] if items else text, expected, depth)
@@ -104,7 +107,7 @@ def environment_rows(text: str):
     end = text.rfind('\\end')
     if end < m.end():
         return None
-    inner = text[m.end():end]
+    inner, nested = _mask_environments(text[m.end():end])  # a cases block inside an aligned one is one row
     before, after = text[:m.start()].strip(), re.sub(r'^\\end\s*\{[A-Za-z]+\*?\}', '', text[end:]).strip()
     rows = [r for r in top_level_split(inner, ('\\\\',)) if r.strip()]
     rows = [re.sub(r'^\s*\[[^\]]*\]', '', r) for r in rows]  # \\[1mm]
@@ -118,7 +121,7 @@ def environment_rows(text: str):
         width = len(cells[0]) if cells else 0
         if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
             return Unreadable('matrix_shape', text)
-        items = tuple(relations.read_item(c, None, 1) for r in cells for c in r)
+        items = tuple(relations.read_item(_unmask(c, nested), None, 1) for r in cells for c in r)
         return Collection('matrix', items, (len(cells), width))
     if name.rstrip('*') == 'cases':
         rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')
@@ -128,7 +131,7 @@ def environment_rows(text: str):
             lead = lead.rsplit('\\', 1)[0].replace('\\left', '').strip()
         if lead:
             return Unreadable('piecewise', text)
-    out = join_continued([r.replace('&', ' ') for r in rows])
+    out = join_continued([_unmask(r.replace('&', ' '), nested) for r in rows])
     if before and not before.endswith('='):
         out = [before] + out
     return out
