@@ -128,7 +128,11 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             outcome = other
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
-        outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
+        outcome = _as_rounded(reference, answer, ref_expr, ans_expr, converted, outcome)
+        if not outcome.strict and alternative is not None:  # 0.1573 for 16 %: the number as a percentage
+            other = _as_rounded(reference, answer, ref_expr, ans_expr, ans_expr * sympy.Float(alternative), outcome)
+            if other.strict:
+                outcome, unit_reason = other, 'unit_converted'
     texts = reference.latex + ' ' + answer.latex
     if not outcome.strict and (options.givens is not None or _THERMAL_RE.search(texts)):
         from .compare_givens import with_definitions
@@ -145,16 +149,19 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
     return outcome
 
 
-def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted: sympy.Expr,
+def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, ans_expr: sympy.Expr, converted: sympy.Expr,
                 outcome: Outcome) -> Outcome:
-    """A number that agrees with the reference to the digits it states (:mod:`.rounding`)."""
+    """A number that agrees with the reference to the digits it states (:mod:`.rounding`): a written decimal,
+    or an exact value (``\\frac{512}{729}`` for ``0.702``); the reverse (``0.14`` for ``\\frac{1}{7}``) is lenient."""
     if ref_expr.free_symbols or converted.free_symbols or outcome.reason in (UNDECIDED, 'dimension_mismatch'):
         return outcome
     try:
         value = float(converted)
     except (TypeError, ValueError, OverflowError):
         return outcome
-    how = agreement(reference.latex, answer.latex, value)
+    how = agreement(reference.latex, answer.latex, value, answer_exact=_is_exact(ans_expr),
+                    measured=reference.unit is not None and not reference.unit.apart,
+                    exact_reference=_exact_decimal(ref_expr))
     if how == 'strict':
         # the edit distance stays the official one's (9.81 against 9.8 scores EED 0 there): EED measures
         # expression distance, not rounding
@@ -164,6 +171,27 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
         return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
                        outcome.error)
     return outcome
+
+
+EXACT_MAX_OPS = 40
+"""Exact values larger than this are not evaluated for rounding (cost)."""
+
+
+def _is_exact(expr: sympy.Expr) -> bool:
+    """A value written without decimals (``\\frac{512}{729}``, ``96\\sqrt{2}``, ``\\pi/6``): it states every figure."""
+    return not expr.free_symbols and not expr.atoms(sympy.Float) and not expr.is_Integer \
+        and sympy.count_ops(expr) <= EXACT_MAX_OPS and expr.is_real is True
+
+
+def _exact_decimal(expr: sympy.Expr):
+    """The value of an exact reference (``\\frac{1}{7}``) as a Decimal of 20 figures, else None."""
+    if not _is_exact(expr):
+        return None
+    from decimal import Decimal, InvalidOperation
+    try:
+        return Decimal(str(sympy.N(expr, 20)))
+    except (InvalidOperation, TypeError, ValueError):
+        return None
 
 
 _THERMAL_RE = re.compile(r'\\(?:beta|tau)(?![A-Za-z])')

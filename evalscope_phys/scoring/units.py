@@ -161,8 +161,31 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
         one = ureg.Quantity(1.0, a).to(r).magnitude
         zero = ureg.Quantity(0.0, a).to(r).magnitude
     except Exception:
-        return UnitComparison(None, 'dimension_mismatch')
+        light = _light_speed_factor(a, r)
+        return UnitComparison(light, 'unit_converted') if light is not None else UnitComparison(None, 'dimension_mismatch')
     factor = float(one - zero)
     if abs(factor - 1.0) < 1e-12 and abs(zero) < 1e-12:
         return UnitComparison(1.0, 'same_unit')
     return UnitComparison(factor, 'unit_converted', offset=float(zero))
+
+
+def _light_speed_factor(answer, reference) -> Optional[float]:
+    """The factor for an energy against an energy over ``c`` or ``c^2`` (``136 MeV`` for ``136 MeV/c^2``,
+    ``0.14 GeV/c^2``, ``400 MeV`` for ``400 MeV/c``), the reverse too, else None.
+
+    Why: physicists quote masses and momenta in energy units (``c = 1``); the rule applies only when one
+    side is an energy and the other that energy divided by ``c`` once or twice, never between two units
+    that both divide by ``c`` (a momentum in ``MeV/c`` is not a mass in ``MeV/c^2``).
+    """
+    ureg = registry()
+    energy = ureg.joule.dimensionality
+    for plain, other, sign in ((answer, reference, 1), (reference, answer, -1)):
+        if plain.dimensionality != energy:
+            continue
+        for power in (1, 2):
+            try:
+                factor = ureg.Quantity(1.0, plain / ureg.speed_of_light ** power).to(other).magnitude
+            except Exception:
+                continue
+            return float(factor) if sign == 1 else 1.0 / float(factor)
+    return None
