@@ -42,7 +42,7 @@ def is_numeric(text: str) -> bool:
 
 def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
     """``(value, unit)``: a trailing unit split off when it is a unit (known, or a word after a number)."""
-    from .units import parse_unit
+    from .units import parse_unit, plain_word_is_unit
     text = text.strip()
     window = max(0, len(text) - MAX_UNIT_CHARS)
     for m in _UNIT_GROUP_RE.finditer(text, window):
@@ -61,7 +61,7 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
         value, unit = text[:start].rstrip(' *').strip(), text[start:].strip()
         value = strip_trailing(value[:-2] if value.endswith('\\,') else value)
         if value and is_numeric(value) and balanced(unit) and _PLAIN_UNIT_RE.fullmatch(unit) \
-                and not _single_letters(unit) and parse_unit(unit) is not None:
+                and not _single_letters(unit) and parse_unit(unit) is not None and plain_word_is_unit(unit):
             return value, Unit(unit, plain=True)
     return text, None
 

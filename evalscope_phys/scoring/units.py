@@ -115,6 +115,37 @@ def parse_unit(text: str):
     return None
 
 
+PREFIXES = frozenset({'femto', 'pico', 'nano', 'micro', 'milli', 'centi', 'deci', 'kilo', 'mega', 'giga', 'tera'})
+"""Prefixes a plain word may carry to read as a unit (``am``, ``ab``: atto is the letters a m, a b)."""
+PREFIXED_BASES = frozenset({
+    'meter', 'gram', 'second', 'ampere', 'kelvin', 'mole', 'newton', 'joule', 'watt', 'pascal', 'hertz',
+    'coulomb', 'volt', 'ohm', 'tesla', 'electron_volt', 'liter', 'weber', 'farad', 'henry', 'siemens',
+    'gray', 'sievert', 'becquerel', 'bar', 'barn', 'radian', 'watt_hour', 'calorie', 'gauss_si', 'curie'})
+"""Units physicists write with a prefix in plain text (``mA``, ``keV``, ``mg``); ``mc`` (milli-light-speed),
+``Ts`` (terasecond) are symbols to a physicist: ``2mc`` is twice m times c."""
+SYMBOL_PRODUCTS = frozenset({'kT'})
+"""Prefixed words that read first as a product of symbols (Boltzmann's constant times a temperature)."""
+
+
+def plain_word_is_unit(text: str) -> bool:
+    """Whether a unit written without ``\\text{}`` reads as a unit to a physicist: every word a unit's own
+    name or symbol, or a common prefix on a unit physicists prefix (:data:`PREFIXED_BASES`)."""
+    expression = latex_unit_to_pint(text)
+    if expression is None:
+        return False
+    ureg = registry()
+    for word in re.findall(r'[A-Za-z_]+', expression):
+        if word in SYMBOL_PRODUCTS:
+            return False
+        try:
+            readings = ureg.parse_unit_name(word)
+        except Exception:
+            return False
+        if not any(prefix == '' or (prefix in PREFIXES and name in PREFIXED_BASES) for prefix, name, _ in readings):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class UnitComparison:
     """How an answer's unit relates to the reference's."""
