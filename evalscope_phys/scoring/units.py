@@ -115,8 +115,10 @@ def parse_unit(text: str):
     return None
 
 
-PREFIXES = frozenset({'femto', 'pico', 'nano', 'micro', 'milli', 'centi', 'deci', 'kilo', 'mega', 'giga', 'tera'})
+PREFIXES = frozenset({'femto', 'pico', 'nano', 'micro', 'milli', 'centi', 'deci', 'kilo', 'mega', 'giga'})
 """Prefixes a plain word may carry to read as a unit (``am``, ``ab``: atto is the letters a m, a b)."""
+TERA_BASES = frozenset({'electron_volt', 'hertz', 'watt'})
+"""Tera only on these (``TeV``, ``THz``): ``Ts`` is T times s."""
 PREFIXED_BASES = frozenset({
     'meter', 'gram', 'second', 'ampere', 'kelvin', 'mole', 'newton', 'joule', 'watt', 'pascal', 'hertz',
     'coulomb', 'volt', 'ohm', 'tesla', 'electron_volt', 'liter', 'weber', 'farad', 'henry', 'siemens',
@@ -141,7 +143,8 @@ def plain_word_is_unit(text: str) -> bool:
             readings = ureg.parse_unit_name(word)
         except Exception:
             return False
-        if not any(prefix == '' or (prefix in PREFIXES and name in PREFIXED_BASES) for prefix, name, _ in readings):
+        if not any(prefix == '' or (prefix in PREFIXES and name in PREFIXED_BASES)
+                   or (prefix == 'tera' and name in TERA_BASES) for prefix, name, _ in readings):
             return False
     return True
 
