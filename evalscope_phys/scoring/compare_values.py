@@ -145,6 +145,8 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
             and not _dimensionless(answer.unit):
         # the reference gives no unit to check the answer's against: the number may be in another one
+        if outcome.strict and _in_offered_unit(ref_expr, answer.unit, options):
+            return replace(outcome, detail='in the unit of the choices the question offers')
         return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
     return outcome
 
@@ -259,6 +261,18 @@ def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_ex
         if answer.latex.rstrip().endswith('c') else None
     digits = f'{float(value):.{stated[1] - 1}e}' if stated else repr(float(value))  # 0.6c states one figure
     return value, Value(digits, reference.unit)
+
+
+def _in_offered_unit(ref_expr: sympy.Expr, unit: Unit, options: Options) -> bool:
+    """Whether the answer's unit is the one the question's list of choices gives the reference's value in."""
+    if options.givens is None or not options.givens.question:
+        return False
+    from .choices import is_offered_unit
+    try:
+        value = float(ref_expr)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return is_offered_unit(options.givens.question_text, value, unit.text)
 
 
 def _dimensionless(unit: Optional[Unit]) -> bool:
