@@ -298,8 +298,27 @@ def _convert(reference_unit: Optional[Unit], answer_unit: Optional[Unit], option
     if comparison.reason == 'missing_unit' and apart:
         return 1.0, 0.0, 'no_units', None  # the unit is the question's: a bare number is the expected form
     if comparison.factor is None:
+        per_mole = _for_one_mole(ans_text, ref_text, options)
+        if per_mole is not None:
+            return per_mole, 0.0, 'unit_converted', None
         return rejected('dimension_mismatch', f'{ans_text} is not {ref_text}', eed=0.0)
     return comparison.factor, comparison.offset, comparison.reason, comparison.alternative
+
+
+_ONE_MOLE_RE = re.compile(r'\b(?:1|one|a)\s+mol(?:e|es)?\s+of\b', re.IGNORECASE)
+_SEVERAL_MOLES_RE = re.compile(r'\b(?:\d*\.\d+|[02-9]\d*|1\d+|two|three|four|five|ten|several|n)\s+mol(?:e|es)?\b', re.IGNORECASE)
+
+
+def _for_one_mole(ans_text: str, ref_text: str, options: Options) -> Optional[float]:
+    """The factor for a molar quantity against the total for the one mole the question names
+    (``22.0 J/(mol K)`` for ``5.26 cal/K`` when "1 mole of ice is melted"), the reverse too; else None."""
+    if options.givens is None or not options.givens.question:
+        return None
+    question = options.givens.question_text
+    if not _ONE_MOLE_RE.search(question) or _SEVERAL_MOLES_RE.search(question):
+        return None
+    from .units import molar_factor
+    return molar_factor(ans_text, ref_text)
 
 
 def special_symbols(expr: sympy.Expr) -> frozenset:

@@ -223,3 +223,18 @@ def _light_speed_factor(answer, reference) -> Optional[float]:
                 continue
             return float(factor) if sign == 1 else 1.0 / float(factor)
     return None
+
+
+def molar_factor(answer_unit: str, reference_unit: str) -> Optional[float]:
+    """The factor turning a per-mole value into the reference's unit for one mole (``J/(mol K)`` into
+    ``cal/K``), or a total for one mole into a per-mole reference; None when the units differ otherwise."""
+    a, r = parse_unit(answer_unit), parse_unit(reference_unit)
+    if a is None or r is None:
+        return None
+    ureg = registry()
+    for unit in (a * ureg.mole, a / ureg.mole):
+        try:
+            return float(ureg.Quantity(1.0, unit).to(r).magnitude)
+        except Exception:
+            continue
+    return None

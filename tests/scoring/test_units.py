@@ -98,3 +98,12 @@ def test_an_energy_against_an_energy_over_light_speed(answer, reference, factor)
         assert comparison.reason == 'dimension_mismatch'
     else:
         assert comparison.reason == 'unit_converted' and comparison.factor == pytest.approx(factor)
+
+
+@pytest.mark.parametrize('answer, reference, factor', [
+    ('J/(mol K)', 'J/K', 1.0), ('J/(mol K)', 'cal/K', 1 / 4.184), ('J/K', 'J/(mol K)', 1.0), ('J/(mol s)', 'J/K', None),
+])
+def test_molar_factor(answer, reference, factor):
+    from evalscope_phys.scoring.units import molar_factor
+    got = molar_factor(answer, reference)
+    assert got == (None if factor is None else pytest.approx(factor))
