@@ -97,11 +97,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
     """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
     row. A header row (no digit in any cell) names the columns and a leading number labels its row
     (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
-    from .locate import locate
-    from .notation import to_latex
+    from .locate import final_answer
     from .reading import read_answer
     from .trailing_units import is_numeric
-    texts, _ = locate(to_latex(response)) if isinstance(response, str) else ([], '')
+    texts, _ = final_answer(response) if isinstance(response, str) else ([], '')
     if not any(_TABLE_RE.search(t) for t in texts):
         return None
     pieces: List[Piece] = []
@@ -145,12 +144,16 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if all(o is not None and o.strict for o, _ in in_place):  # every place right: nothing to pair (cost)
             return Pairing(tuple(replace(o, answer=describe(p.answer)) for (o, _), p in zip(in_place, formulas)),
                            'content', ('',) * n)
+    rows, owner = sub_parts(references)
+    row_labels = None if refs_labels is None else [refs_labels[i] for i in owner]
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
-    by_place = ordered and refs_labels is None and len(formulas) == n and \
+    by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
-    chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
-    segments, candidates = _segments(chosen, references, pieces)
+    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place)
+    chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
+    row_segments, row_candidates = _segments(chosen, rows, pieces)
+    segments, candidates, unreadable, seen = _merge_rows(owner, n, row_segments, row_candidates, row_unreadable,
+                                                        row_seen)
     outcomes: List[Optional[Outcome]] = []
     for i, reference in enumerate(references):
         if unreadable[i]:
@@ -173,6 +176,55 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:
+    """(the rows pieces are paired with, the reference part of each row): a part that is itself a list
+    of named results (``E_1 = \\ldots, E_2 = \\ldots``) is one row per result, so each result claims its
+    own piece, one to one like the parts; every other part is one row.
+
+    Why: paired as one row, such a part took one piece and left its sibling results unpaired, so a
+    right ``a = 3p_cV_c^2,\\ b = V_c/3`` was ``1 answers for 2``. The part is still compared as a whole
+    (its reference list against all the pieces of its rows), so nothing is accepted piece by piece."""
+    from .compare import name_of
+    rows: List[Answer] = []
+    owner: List[int] = []
+    for i, reference in enumerate(references):
+        items = reference.items if isinstance(reference, Collection) and reference.kind == 'list' else ()
+        names = [name_of(item) for item in items]
+        distinct = all(names) and all(not same_quantity_name(a, b) for k, a in enumerate(names) for b in names[k + 1:])
+        if 1 < len(items) <= MAX_SUB_PARTS and distinct:
+            rows.extend(items)
+            owner.extend([i] * len(items))
+        else:
+            rows.append(reference)
+            owner.append(i)
+    return rows, owner
+
+
+MAX_SUB_PARTS = 6
+"""A reference part listing more named results than this is paired as one row (cost, and such long
+lists are tables the judge reads better)."""
+
+
+def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]],
+                row_candidates: Dict[int, List[int]], row_unreadable: Sequence[str],
+                row_seen: Dict[Tuple[int, int], Outcome]):
+    """The rows' segments, rival candidates, unreadable reasons and outcomes, per reference part."""
+    segments: Dict[int, List[int]] = {}
+    candidates: Dict[int, List[int]] = {}
+    unreadable = [''] * n
+    for k, i in enumerate(owner):
+        if k in row_segments:
+            segments.setdefault(i, []).extend(row_segments[k])
+        if k in row_candidates:
+            candidates.setdefault(i, []).extend(row_candidates[k])
+        unreadable[i] = unreadable[i] or row_unreadable[k]
+    for items in segments.values():
+        items.sort()
+    single = {k: i for k, i in enumerate(owner) if owner.count(i) == 1}
+    seen = {(single[k], j): o for (k, j), o in row_seen.items() if k in single}
+    return segments, candidates, unreadable, seen
 
 
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:

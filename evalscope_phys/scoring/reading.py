@@ -55,7 +55,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     text = relations.drop_lead_prose(clean(text))
-    if not text:
+    if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:
         return Unreadable('too_deep', text)
@@ -128,7 +128,7 @@ def environment_rows(text: str):
             lead = lead.rsplit('\\', 1)[0].replace('\\left', '').strip()
         if lead:
             return Unreadable('piecewise', text)
-    out = [r.replace('&', ' ') for r in rows]
+    out = join_continued([r.replace('&', ' ') for r in rows])
     if before and not before.endswith('='):
         out = [before] + out
     return out
@@ -137,6 +137,9 @@ def environment_rows(text: str):
 def list_items(text: str) -> List[str]:
     """The top-level items of a list answer; an environment (a matrix) is never split inside."""
     masked, blocks = _mask_environments(_THOUSANDS_RE.sub(lambda m: m.group(0).replace(',', ''), text))
+    if '\n' in masked or '\\\\' in masked:
+        chunks = _LINE_BREAK_RE.split(masked)
+        masked = ''.join(join_continued(chunks[::2], chunks[1::2]))
     items = []
     for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
@@ -146,6 +149,37 @@ def list_items(text: str) -> List[str]:
             continue
         items.append(_unmask(part, blocks))
     return items
+
+
+_LINE_BREAK_RE = re.compile(r'(\n|\\\\(?:\s*\[[^\]]*\])?)')
+_CHAIN_NEXT_RE = re.compile(r'^\s*(=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))')
+_SUM_NEXT_RE = re.compile(r'^\s*\+')
+_SUM_MINUS_RE = re.compile(r'^\s*-(?!\s*\d)')
+
+
+def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str]:
+    """Lines of one answer with the lines that continue the one before joined to it: a line that opens
+    with ``=``/``\\approx`` is the next link of a chain (``\\Delta x_2 = \\frac{2\\pi I}{\\omega M}``, then
+    ``= \\frac{2\\pi I\\sqrt{m_1m_2}}{\\sqrt{k}M^{3/2}}``), one that opens with ``+`` the next term of a sum,
+    and one that opens with ``-`` too once such a sum runs over lines. With ``breaks`` (the text between
+    the lines) the lines and the breaks kept come back interleaved, as the text was.
+
+    Why: a long result wrapped over lines was read as several answers (``count_mismatch``), or its
+    first line alone as the answer; a new line that opens with a value (``-2``) still starts an item."""
+    out: List[str] = [lines[0]] if lines else []
+    in_sum = False
+    for k, line in enumerate(lines[1:]):
+        term = bool(_SUM_NEXT_RE.match(line) or (in_sum and _SUM_MINUS_RE.match(line))) \
+            and not has_relation(line.lstrip()[1:])  # "+ b = c" is an equation of its own
+        if out[-1].strip() and (term or _CHAIN_NEXT_RE.match(line)):
+            out[-1] = out[-1] + ' ' + line
+            in_sum = term
+            continue
+        in_sum = False
+        if breaks:
+            out.append(breaks[k])
+        out.append(line)
+    return out
 
 
 #: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
