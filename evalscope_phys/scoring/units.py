@@ -115,6 +115,40 @@ def parse_unit(text: str):
     return None
 
 
+PREFIXES = frozenset({'femto', 'pico', 'nano', 'micro', 'milli', 'centi', 'deci', 'kilo', 'mega', 'giga'})
+"""Prefixes a plain word may carry to read as a unit (``am``, ``ab``: atto is the letters a m, a b)."""
+TERA_BASES = frozenset({'electron_volt', 'hertz', 'watt'})
+"""Tera only on these (``TeV``, ``THz``): ``Ts`` is T times s."""
+PREFIXED_BASES = frozenset({
+    'meter', 'gram', 'second', 'ampere', 'kelvin', 'mole', 'newton', 'joule', 'watt', 'pascal', 'hertz',
+    'coulomb', 'volt', 'ohm', 'tesla', 'electron_volt', 'liter', 'weber', 'farad', 'henry', 'siemens',
+    'gray', 'sievert', 'becquerel', 'bar', 'barn', 'radian', 'watt_hour', 'calorie', 'gauss_si', 'curie'})
+"""Units physicists write with a prefix in plain text (``mA``, ``keV``, ``mg``); ``mc`` (milli-light-speed),
+``Ts`` (terasecond) are symbols to a physicist: ``2mc`` is twice m times c."""
+SYMBOL_PRODUCTS = frozenset({'kT'})
+"""Prefixed words that read first as a product of symbols (Boltzmann's constant times a temperature)."""
+
+
+def plain_word_is_unit(text: str) -> bool:
+    """Whether a unit written without ``\\text{}`` reads as a unit to a physicist: every word a unit's own
+    name or symbol, or a common prefix on a unit physicists prefix (:data:`PREFIXED_BASES`)."""
+    expression = latex_unit_to_pint(text)
+    if expression is None:
+        return False
+    ureg = registry()
+    for word in re.findall(r'[A-Za-z_]+', expression):
+        if word in SYMBOL_PRODUCTS:
+            return False
+        try:
+            readings = ureg.parse_unit_name(word)
+        except Exception:
+            return False
+        if not any(prefix == '' or (prefix in PREFIXES and name in PREFIXED_BASES)
+                   or (prefix == 'tera' and name in TERA_BASES) for prefix, name, _ in readings):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class UnitComparison:
     """How an answer's unit relates to the reference's."""
@@ -161,8 +195,46 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
         one = ureg.Quantity(1.0, a).to(r).magnitude
         zero = ureg.Quantity(0.0, a).to(r).magnitude
     except Exception:
-        return UnitComparison(None, 'dimension_mismatch')
+        light = _light_speed_factor(a, r)
+        return UnitComparison(light, 'unit_converted') if light is not None else UnitComparison(None, 'dimension_mismatch')
     factor = float(one - zero)
     if abs(factor - 1.0) < 1e-12 and abs(zero) < 1e-12:
         return UnitComparison(1.0, 'same_unit')
     return UnitComparison(factor, 'unit_converted', offset=float(zero))
+
+
+def _light_speed_factor(answer, reference) -> Optional[float]:
+    """The factor for an energy against an energy over ``c`` or ``c^2`` (``136 MeV`` for ``136 MeV/c^2``,
+    ``0.14 GeV/c^2``, ``400 MeV`` for ``400 MeV/c``), the reverse too, else None.
+
+    Why: physicists quote masses and momenta in energy units (``c = 1``); the rule applies only when one
+    side is an energy and the other that energy divided by ``c`` once or twice, never between two units
+    that both divide by ``c`` (a momentum in ``MeV/c`` is not a mass in ``MeV/c^2``).
+    """
+    ureg = registry()
+    energy = ureg.joule.dimensionality
+    for plain, other, sign in ((answer, reference, 1), (reference, answer, -1)):
+        if plain.dimensionality != energy:
+            continue
+        for power in (1, 2):
+            try:
+                factor = ureg.Quantity(1.0, plain / ureg.speed_of_light ** power).to(other).magnitude
+            except Exception:
+                continue
+            return float(factor) if sign == 1 else 1.0 / float(factor)
+    return None
+
+
+def molar_factor(answer_unit: str, reference_unit: str) -> Optional[float]:
+    """The factor turning a per-mole value into the reference's unit for one mole (``J/(mol K)`` into
+    ``cal/K``), or a total for one mole into a per-mole reference; None when the units differ otherwise."""
+    a, r = parse_unit(answer_unit), parse_unit(reference_unit)
+    if a is None or r is None:
+        return None
+    ureg = registry()
+    for unit in (a * ureg.mole, a / ureg.mole):
+        try:
+            return float(ureg.Quantity(1.0, unit).to(r).magnitude)
+        except Exception:
+            continue
+    return None
