@@ -45,6 +45,8 @@ def _exit_at_once() -> None:
     os._exit(0)
 
 
-if _in_forkserver():
+EXITS_AT_ONCE = _in_forkserver()
+"""Whether this process leaves through :func:`_exit_at_once` (only the forkserver)."""
+if EXITS_AT_ONCE:
     atexit.register(_exit_at_once)
 worker.warm_up(list(worker.PRELOAD_MODULES))
