@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -18,6 +19,7 @@ from evalscope_phys import compat
 from evalscope_phys.errors import UserFacingError
 from evalscope_phys.keys import check_dataset_args
 from evalscope_phys.scoring.metrics import register_metric_semantics
+from evalscope_phys.scoring.words import CJK_CHARS
 
 logger = get_logger()
 register_metric_semantics()
@@ -176,6 +178,21 @@ def _read_parquet(path: Path) -> List[Any]:
         return pq.read_table(path).to_pylist()
     except (pa.ArrowException, OSError) as exc:
         raise UnreadableDatasetError(f'{path}: not a readable parquet file ({exc})') from None
+
+
+def _label_text(value: Any) -> str:
+    return re.sub(f'[^0-9a-z{CJK_CHARS}]+', ' ', str(value or '').lower()).strip()
+
+
+def category(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
+    """The table key a record's free-form label names (``'PhD'``, ``'Beginner-Olympiad'``, ``'中文'``), or None.
+
+    Datasets spell their levels, languages and question types loosely; case, spacing and punctuation
+    never decide, and a key is also its own spelling (``senior_high`` for ``'senior high'``).
+    """
+    text = _label_text(value)
+    return next((name for name, spellings in table.items() if text in {_label_text(s) for s in (name, *spellings)}),
+                None) if text else None
 
 
 def first_ids(ids: Sequence[Any], shown: int = 10) -> str:

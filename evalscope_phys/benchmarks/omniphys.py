@@ -33,7 +33,7 @@ from evalscope.constants import Tags
 from pydantic import BaseModel, Field
 
 from evalscope_phys.benchmarks.base import (DatasetUnavailableError, Excluded, Kept, Placement, RecordLoader,
-                                          check_own_dataset_args, find_data_file)
+                                          category, check_own_dataset_args, find_data_file)
 from evalscope_phys.judge.rules_first import (
     CANNOT_JUDGE,
     JUDGE_FAILED,
@@ -143,13 +143,6 @@ def process_contract(case: str) -> CaseContract:
 def process_case(question: str, reference: str, solution: str) -> str:
     """The id of one process case (problem, reference answer, solution), echoed back by the judge."""
     return case_id('process', question, reference, solution)
-
-
-def label(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
-    """The table key a record label names (case and spacing ignored), or None."""
-    text = re.sub(r'[\s\-]+', ' ', str(value or '').strip().lower())
-    return next((name for name, spellings in table.items()
-                 if text in {s.replace('_', ' ') for s in (name, *spellings)}), None)
 
 
 def reasoning_steps(value: Any) -> List[str]:
@@ -284,7 +277,7 @@ class OmniPhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, Vis
         problem = self._problem(record)
         if problem is not None:
             return Excluded(problem, str(record.get('id', '?')) if isinstance(record, dict) else '?')
-        return Kept(label(record['level'], LEVELS), record)
+        return Kept(category(record['level'], LEVELS), record)
 
     def _problem(self, record: Any) -> Optional[str]:
         """Why ``record`` cannot become a sample (the exclusion reason), or None."""
@@ -295,9 +288,9 @@ class OmniPhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, Vis
         for key in ('question', 'answer'):
             if not isinstance(record.get(key), str) or not record[key].strip():
                 return f'no {key}'
-        if label(record.get('level'), LEVELS) is None:
+        if category(record.get('level'), LEVELS) is None:
             return 'unknown level'
-        if label(record.get('question_type'), QUESTION_TYPES) is None:
+        if category(record.get('question_type'), QUESTION_TYPES) is None:
             return 'unknown question_type'
         if not reasoning_steps(record.get('reasoning_chain')):
             return 'no reasoning_chain'
@@ -306,8 +299,8 @@ class OmniPhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, Vis
     @figure_limits
     def record_to_sample(self, record: Dict[str, Any]) -> Sample:
         figures = [image_data_uri(self, resolve_image(self.image_root, name)) for name in image_names(record['images'])]
-        metadata = {'id': str(record['id']), 'level': label(record['level'], LEVELS),
-                    'question_type': label(record['question_type'], QUESTION_TYPES), 'subject': record.get('subject'),
+        metadata = {'id': str(record['id']), 'level': category(record['level'], LEVELS),
+                    'question_type': category(record['question_type'], QUESTION_TYPES), 'subject': record.get('subject'),
                     'reasoning_chain': reasoning_steps(record['reasoning_chain'])}
         text = self.prompt_template.format(question=record['question'].strip())
         return Sample(input=figure_message(text, figures), target=record['answer'].strip(), metadata=metadata)

@@ -14,7 +14,8 @@ from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
 from evalscope_phys import compat
-from evalscope_phys.benchmarks.base import Excluded, Kept, Placement, RecordLoader, find_data_file, locate_dataset
+from evalscope_phys.benchmarks.base import (Excluded, Kept, Placement, RecordLoader, category, find_data_file,
+                                            locate_dataset)
 from evalscope_phys.judge.rules_first import CANNOT_JUDGE, JUDGE_FAILED, JUDGED, RulesFirstJudgeMixin
 from evalscope_phys.benchmarks.vision import (
     check_images,
@@ -30,7 +31,7 @@ from evalscope_phys.benchmarks.vision import (
 )
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.words import CJK_CHARS, CJK_RE
+from evalscope_phys.scoring.words import CJK_RE
 
 #: record files looked for under ``local_path``, most specific first (JSON/JSONL with image paths,
 #: or the hub's parquet with the figures embedded)
@@ -102,19 +103,10 @@ information the text does not). Answers are values, expressions or short stateme
 """
 
 
-def normalise_label(value: Any, table: Dict[str, Tuple[str, ...]]) -> Optional[str]:
-    """The subset a free-form label (``'PhD'``, ``'Beginner Olympiad'``, ``'English'``) names, or None."""
-    text = re.sub(f"[^0-9a-z{CJK_CHARS}]+", ' ', str(value or '').lower()).strip()
-    for name, spellings in table.items():
-        if text == name.replace('_', ' ') or text in spellings:
-            return name
-    return None
-
-
 def record_language(record: Dict[str, Any]) -> Optional[str]:
     """The record's language subset; inferred from CJK characters when the field is absent."""
     if record.get('language') not in (None, ''):
-        return normalise_label(record['language'], LANGUAGES)
+        return category(record['language'], LANGUAGES)
     return 'zh' if CJK_RE.search(str(record.get('question') or '')) else 'en'
 
 
@@ -194,9 +186,9 @@ class SeePhysAdapter(RecordLoader, FigureLimitsMixin, RulesFirstJudgeMixin, Visi
         if not isinstance(record, dict):
             return Excluded('not a JSON object', '?')
         rid = str(record.get('index', record.get('id', '?')))
-        record = {**record, '_level': normalise_label(record.get('level'), LEVELS),
+        record = {**record, '_level': category(record.get('level'), LEVELS),
                   '_language': record_language(record),
-                  '_vision': normalise_label(record.get('vision_relevance'), VISION)}
+                  '_vision': category(record.get('vision_relevance'), VISION)}
         problem = self._problem(record)
         if problem is not None:
             return Excluded(problem, rid)

@@ -29,7 +29,8 @@ from typing import List, Optional
 
 from .answer import Answer, Collection, Empty
 from .labels import labelled_parts
-from .locate import WHOLE_TEXT_MAX_CHARS, is_long_prose, is_sentence, locate, sentence_answer, stated_in_a_sentence
+from .locate import (WHOLE_TEXT_MAX_CHARS, final_answer, is_long_prose, is_sentence, locate, sentence_answer,
+                     stated_in_a_sentence)
 from .notation import clean, to_latex
 from .prose_tail import drop_prose_around_value
 from .braces import repair_braces
@@ -69,7 +70,7 @@ def extract_answer(response: object, expected: Optional[str] = None) -> Extracte
     """
     if not isinstance(response, str) or not response.strip():
         return Extracted(Empty(), 'none', '')
-    texts, source = locate(to_latex(response))
+    texts, source = final_answer(response)
     if not texts:
         return Extracted(Empty(), 'none', '')
     texts = [drop_prose_around_value(repair_braces(t)) for t in texts]  # a value is decided on itself, not on words beside it

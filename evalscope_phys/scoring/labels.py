@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from .locate import locate
-from .notation import to_latex
+from .locate import final_answer
 from .scan import brace_pairs, matching_brace, strip_leading, strip_trailing
 
 _ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
@@ -47,7 +46,7 @@ def labelled_groups(response: str) -> List[Tuple[int, str]]:
     """
     if not isinstance(response, str) or not response.strip():
         return []
-    texts, _ = locate(to_latex(response))
+    texts, _ = final_answer(response)
     if not texts:
         return []
     located = ' \\\\ '.join(texts)

@@ -7,10 +7,10 @@ read for the number it states.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import List, Tuple
 
-
-from .notation import BACKSLASH_SPACE_RE
+from .notation import BACKSLASH_SPACE_RE, to_latex
 from .scan import boxed_spans, math_spans, strip_trailing
 from .words import is_prose, text_groups
 
@@ -21,6 +21,21 @@ WHOLE_TEXT_MAX_CHARS = 1000
 
 
 _FINAL_RE = re.compile(r'(?i)(final\s+answer|the\s+answer\s+is|answer\s*[:：])')
+
+
+def final_answer(response: str) -> Tuple[Tuple[str, ...], str]:
+    """A raw response's final answer: its notation rewritten as LaTeX once, then located.
+
+    The extractor, the labels and the table reader all start from this one pass; it is cached (a
+    few responses per worker) because all three read the same response in one scoring call.
+    """
+    return _final_answer(response)
+
+
+@lru_cache(maxsize=8)
+def _final_answer(response: str) -> Tuple[Tuple[str, ...], str]:
+    texts, source = locate(to_latex(response))
+    return tuple(texts), source
 
 
 def locate(response: str) -> Tuple[List[str], str]:

@@ -97,11 +97,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
     """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
     row. A header row (no digit in any cell) names the columns and a leading number labels its row
     (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
-    from .locate import locate
-    from .notation import to_latex
+    from .locate import final_answer
     from .reading import read_answer
     from .trailing_units import is_numeric
-    texts, _ = locate(to_latex(response)) if isinstance(response, str) else ([], '')
+    texts, _ = final_answer(response) if isinstance(response, str) else ([], '')
     if not any(_TABLE_RE.search(t) for t in texts):
         return None
     pieces: List[Piece] = []

@@ -10,6 +10,7 @@ from evalscope.api.metric import Score
 from evalscope.constants import ScoreStatus
 
 from conftest import BenchmarkSetup
+from evalscope_phys.benchmarks.base import category
 from evalscope_phys.judge.rules_first import EquivalenceVerdict, rules_first_judge
 from evalscope_phys.benchmarks.omniphys import (
     LEVELS,
@@ -18,7 +19,6 @@ from evalscope_phys.benchmarks.omniphys import (
     QUESTION_TYPES,
     SUBSET_LIST,
     ProcessVerdict,
-    label,
     process_case,
     process_contract,
     process_metrics,
@@ -55,7 +55,7 @@ LABELS = [('小学', LEVELS, 'primary'), ('初中', LEVELS, 'junior_high'), ('Se
 
 @pytest.mark.parametrize('value,table,expected', LABELS)
 def test_record_labels(value, table, expected):
-    assert label(value, table) == expected
+    assert category(value, table) == expected
 
 
 @pytest.mark.parametrize('value,expected', [(['a', ' ', 'b'], ['a', 'b']), ('one step', ['one step']), (None, []),

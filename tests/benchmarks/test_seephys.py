@@ -11,7 +11,8 @@ from evalscope.api.messages import ContentImage, ContentText
 from PIL import Image
 
 from conftest import BenchmarkSetup
-from evalscope_phys.benchmarks.seephys import LANGUAGES, LEVELS, SUBSET_LIST, VISION, answer_part, normalise_label, sig_figs
+from evalscope_phys.benchmarks.base import category
+from evalscope_phys.benchmarks.seephys import LANGUAGES, LEVELS, SUBSET_LIST, VISION, answer_part, sig_figs
 from evalscope_phys.serve.replay import replay_server
 
 BENCH = BenchmarkSetup('seephys')
@@ -90,7 +91,7 @@ LABELS = [
 
 @pytest.mark.parametrize('value,table,expected', LABELS)
 def test_release_labels_map_to_subsets(value, table, expected):
-    assert normalise_label(value, table) == expected
+    assert category(value, table) == expected
 
 
 @pytest.mark.parametrize('value,expected', [(3, 3), ('2', 2), (2.0, 2), ('', None), (None, None), (float('nan'), None),
