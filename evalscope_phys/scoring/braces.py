@@ -41,3 +41,26 @@ def repair_braces(text: str) -> str:
     if _ONE_TOKEN_RE.match(content) or (_TEXT_COMMAND_RE.search(text[:start]) and not re.search(r'[{}$\\]', content)):
         return text.rstrip() + '}'
     return text
+
+
+def close_reference_groups(text: str) -> str:
+    """A dataset reference with its missing closing braces appended at the end (``\\sqrt{\\frac{a}{b}``).
+
+    Why: a reference is curated and all answer, so a missing ``}`` is a typo in the dataset, and the
+    end is where its author left the group open: every token after the opener was typed inside it.
+    A model's answer is never repaired this way (:func:`repair_braces`). A closing brace too many,
+    or no missing one, leaves ``text`` unchanged."""
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\\':
+            i = command_end(text, i)
+            continue
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth < 0:
+                return text
+        i += 1
+    return text.rstrip() + '}' * depth if 0 < depth <= 3 else text

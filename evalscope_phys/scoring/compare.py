@@ -25,16 +25,17 @@ from typing import Dict, List, Optional, Tuple
 
 from . import compare_relations
 from .aliases import base_symbol, canonical_symbol
-from .quantity_names import same_quantity_name
+from .quantity_names import name_key, same_quantity_name
 from .answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .compare_values import compact, compare_values, expressions, read_expression, read_expression_safely
 from .latex import LatexError
 from .matching import assignments, unmatched_rows
-from .piecewise import branches
+from .piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
 from .reading import read_answer
+from .several import broken_link, named_branches, otherwise_branch, specialises
 from .trailing_units import is_numeric
 from .words import NUMBER_WORDS, word_relation
 
@@ -74,7 +75,7 @@ def _piecewise(reference: str, answer: str, options: Options) -> Optional[Outcom
     ref, ans = branches(reference), branches(answer)
     if ref is None or ans is None or len(ref[1]) != len(ans[1]):
         return None
-    if canonical_symbol(ref[0]) != canonical_symbol(ans[0]) and ref[0] and ans[0]:
+    if not same_quantity_name(ref[0], ans[0]):
         return None  # E(r) = ... against V(r) = ...: the names differ (a judge decides)
     try:
         same = [[_same(rv, av, options) and _same_condition(rc, ac, options) for av, ac in ans[1]]
@@ -92,13 +93,18 @@ def _same(reference: str, answer: str, options: Options) -> bool:
 
 
 def _same_condition(reference: str, answer: str, options: Options) -> bool:
-    ref, ans = ('' if _OTHERWISE_RE.match(c) else c for c in (reference, answer))
+    ref, ans = ('' if _OTHERWISE_RE.match(c) else open_boundary(c) for c in (reference, answer))
     if not ref or not ans:
         return not ref and not ans
     return compact(ref) == compact(ans) or _same(ref, ans, options)
 
 
 def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
+    if isinstance(answer, Collection) and answer.kind == 'list':
+        branches = named_branches(reference)
+        by_branch = _by_branch(branches, answer, options) if branches is not None else None
+        if by_branch is not None:
+            return by_branch
     several = _items(reference)
     if several is not None:
         return _several(reference, several, answer, options)
@@ -154,6 +160,32 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     return rejected('not_equivalent')
 
 
+def _by_branch(branches: Collection, answer: Collection, options: Options) -> Optional[Outcome]:
+    """``n_+ = \\ldots,\\ n_- = \\ldots`` for ``n_\\pm = \\ldots`` (:func:`~.several.named_branches`): each
+    branch's value under exactly its own name (``n_+`` and ``n_-`` are two names here, never aliases),
+    the other items conditions or definitions of other quantities; None when the answer is not
+    written so (it is then compared as one answer)."""
+    formulas = [i for i in answer.items if not isinstance(i, Text)]
+    keys = [name_key(name_of(i)) for i in formulas]
+    chosen = []
+    for branch in branches.items:
+        same = [j for j, key in enumerate(keys) if key == name_key(branch.name)]
+        if len(same) != 1:
+            return None
+        chosen.append(same[0])
+    asked = base_symbol(branches.items[0].name).lower()
+    for j, item in enumerate(formulas):
+        if j in chosen or (isinstance(item, Relation) and item.kind in CONDITIONS):
+            continue
+        if not name_of(item) or base_symbol(name_of(item)).lower() == asked:
+            return None  # a bare value, or a third value for the quantity asked
+    outcomes = [dispatch(branch, formulas[j], options) for branch, j in zip(branches.items, chosen)]
+    if all(o.strict for o in outcomes):
+        return accepted(next((o.reason for o in outcomes if o.reason != 'equivalent'), 'equivalent'),
+                        'each branch under its own name')
+    return next(o for o in outcomes if not o.strict)
+
+
 def _items(answer: Answer) -> Optional[Tuple[Answer, ...]]:
     """The items of a reference that lists several answers (a list, several boxes, a set)."""
     if isinstance(answer, Collection) and answer.kind in ('list', 'boxes', 'set'):
@@ -172,7 +204,8 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name
                  and same_quantity_name(i.name, reference.name)]
-        if len(named) == 1 and not any(_second_value(reference, i, options) for i in formulas):
+        if len(named) == 1 and not any(_second_value(reference, i, options) or specialises(reference, i, options)
+                                       for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
 
@@ -215,11 +248,16 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             canonical_symbol(name_of(reference)) != canonical_symbol(name_of(chosen)):
         return None  # "beta = 0" met by another quantity that is 0: a match by luck, not by meaning
     names = {base_symbol(n).lower() for n in (name_of(reference), name_of(chosen)) if n}  # l' and L' alike
+    conditioned = any(isinstance(item, Relation) and item.kind in CONDITIONS for item in formulas)
     for i, item in enumerate(formulas):
         if i == matching[0] or outcomes[i].lenient:
             continue  # the answer itself, or a link that states the same value
         if isinstance(item, Relation) and item.kind in CONDITIONS:
             continue
+        if conditioned and otherwise_branch(item, name_of(chosen)):
+            continue  # p(x) = ..., |x| <= a, p(x) = 0 otherwise: the answer on its domain
+        if specialises(reference, item, options):
+            return None  # x = 0 beside y = 1/(1-x)^2: the formula at one point, not the formula
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
@@ -444,6 +482,10 @@ def with_steps(reference: Answer, answer: Definition, options: Options) -> Outco
     """A chain ``v = \\sqrt{2gh} = 4.4\\,\\text{m/s}`` is judged by its final value; an earlier member
     counts only when the final one is a bare number and the reference is symbolic."""
     outcome = dispatch(reference, answer.value, options)
+    if outcome.strict and answer.steps:
+        broken = broken_link(answer.steps + (answer.value,), answer.approximate, options)
+        if broken:  # v = 2 + 3 = 4: the last value is no consequence of the chain written
+            return rejected(UNDECIDED, f'a link of the chain does not hold: {broken}', eed=outcome.eed)
     if outcome.strict or not answer.steps or not is_symbolic(reference) or is_symbolic(answer.value):
         return outcome
     for step in reversed(answer.steps):

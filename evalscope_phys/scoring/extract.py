@@ -33,7 +33,7 @@ from .locate import (WHOLE_TEXT_MAX_CHARS, final_answer, is_long_prose, is_sente
                      stated_in_a_sentence)
 from .notation import clean, to_latex
 from .prose_tail import drop_prose_around_value
-from .braces import repair_braces
+from .braces import close_reference_groups, repair_braces
 from .reading import MAX_ANSWER_CHARS, MAX_ITEMS, environment_rows, list_items, read_answer
 from .relations import is_name
 from .scan import boxed_contents, boxed_spans
@@ -113,7 +113,7 @@ def read_reference(text: object, expected: Optional[str] = None) -> Answer:
     worked solution is searched for its final answer as a response would be."""
     if not isinstance(text, str) or not text.strip():
         return Empty()
-    latex = to_latex(text)
+    latex = close_reference_groups(to_latex(text))
     if boxed_spans(latex) or '\\\\boxed' in latex or (len(latex) > WHOLE_TEXT_MAX_CHARS and is_long_prose(latex)):
         return extract_answer(latex, expected).answer
     return read_answer(_DELIMITER_RE.sub(' ', latex), expected)

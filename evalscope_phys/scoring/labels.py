@@ -165,5 +165,20 @@ def _strip_part_edges(text: str) -> str:
         previous = text
         text = strip_trailing(text, '&').rstrip()
         text = re.sub(r'\\\\\s*(\[[^\]]*\])?$', '', text).rstrip()
-        text = re.sub(r'\\end\{[a-zA-Z*]+\}$', '', text).rstrip()
+        text = _strip_unopened_end(text)
     return text.strip()
+
+
+_TRAILING_END_RE = re.compile(r'\\end\s*\{([a-zA-Z*]+)\}$')
+
+
+def _strip_unopened_end(text: str) -> str:
+    """``text`` without a trailing ``\\end{aligned}`` of the block the part was cut out of; an ``\\end{cases}``
+    that closes the part's own ``cases`` block is the answer's and stays."""
+    m = _TRAILING_END_RE.search(text)
+    if not m:
+        return text
+    name = re.escape(m.group(1))
+    opened = len(re.findall(r'\\begin\s*\{%s\}' % name, text))
+    closed = len(re.findall(r'\\end\s*\{%s\}' % name, text))
+    return text[:m.start()].rstrip() if closed > opened else text

@@ -58,6 +58,8 @@ def locate(response: str) -> Tuple[List[str], str]:
         return [contents[0] + _unit_after(contents[0], text, boxes[-1][2] + 1)], 'boxed'
     if finals:
         tail = text[offset + finals[-1].end():].lstrip(' \t*:：')
+        if tail.startswith('}'):  # \text{The answer is } 2: the phrase's own group closes before the answer
+            tail = tail[1:].lstrip(' \t*:：')
         lead = tail.lstrip()
         if lead.startswith(('$', '\\[', '\\(', '\\begin')):
             skipped = len(tail) - len(lead)

@@ -5,7 +5,7 @@ Why optimal: a greedy matcher takes the closest pair first and can leave the res
 1.012 with 0.995 fails, although 1 - 0.995 and 1.012 - 1.005 are both within 1%). Strict and
 lenient are separate questions -- is there an assignment under which every pair is strictly
 equal, is there one under which every pair is leniently equal -- so each is answered by its own
-maximum matching (``scipy.optimize.linear_sum_assignment``), rectangular when the counts differ.
+maximum matching (:mod:`.assignment`, SciPy's ``linear_sum_assignment``), rectangular when the counts differ.
 """
 from __future__ import annotations
 
@@ -19,14 +19,12 @@ def best_assignment(table: Dict[Pair, object], rows: int, cols: int,
     """The assignment of rows to columns maximising the sum of ``value`` over matched pairs."""
     if rows == 0 or cols == 0:
         return []
-    import numpy as np
-    from scipy.optimize import linear_sum_assignment  # here, not at import: ~0.8 s that only lists and sets need
+    from .assignment import linear_sum_assignment  # SciPy's pairs without importing scipy.optimize (~0.8 s)
 
-    weights = np.zeros((rows, cols))
+    weights = [[0.0] * cols for _ in range(rows)]
     for (i, j), outcome in table.items():
-        weights[i, j] = value(outcome)
-    row_index, col_index = linear_sum_assignment(weights, maximize=True)
-    return sorted(zip(row_index.tolist(), col_index.tolist()))
+        weights[i][j] = float(value(outcome))
+    return linear_sum_assignment(weights, maximize=True)
 
 
 def closeness(error: Optional[float]) -> float:

@@ -242,6 +242,9 @@ class _Rewriter:
             elif nxt == ('chr', '^') and self._is_label_superscript():
                 self.take(False)
                 name += '^' + _name(plain_text(self.take_argument()))
+            elif nxt == ('chr', '^') and self._sign_superscript():
+                self.take(False)
+                name += '^' + {'+': 'plus', '-': 'minus'}[plain_text(self.take_argument())]
             elif nxt == ('chr', '^') and self._is_decoration_superscript():
                 self.take(False)
                 arg = plain_text(self.take_argument())
@@ -303,6 +306,9 @@ class _Rewriter:
                 rest = rest[1:]
             if rest and rest[0] == ('chr', '_') and len(rest) == 2:
                 rest = []
+            if len(rest) == 2 and rest[0] == ('chr', '^') and (rest[1] in (('chr', '+'), ('chr', '-')) or rest[1] in (
+                    ('grp', [('chr', '+')]), ('grp', [('chr', '-')]))):
+                rest = []  # \psi'(a^+): the value just right of a
             if not rest:
                 return self.name_of(arg)
         return None
@@ -322,6 +328,27 @@ class _Rewriter:
         text = plain_text(inner)
         return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
 
+    def _sign_superscript(self) -> bool:
+        """``e^-``, ``\\pi^{+}``, ``\\psi'(a^+)``: a lone sign raised over a name is a charge or a side
+        (one-sided limit), part of the name; ``x^-1``, ``e^{-t}`` and ``a^- b`` followed by an operand are
+        powers."""
+        j = self.i + 1
+        if j >= len(self.tokens):
+            return False
+        kind, value = self.tokens[j]
+        if kind == 'grp':
+            inner = [t for t in value if t[0] != 'ws']
+            return inner in ([('chr', '+')], [('chr', '-')])
+        if (kind, value) not in (('chr', '+'), ('chr', '-')):
+            return False
+        k = j + 1
+        while k < len(self.tokens) and self.tokens[k][0] == 'ws':
+            k += 1
+        if k >= len(self.tokens):
+            return True
+        kind, value = self.tokens[k]
+        return kind == 'chr' and value in ')],;=<>|+-' or kind == 'cmd' and value in _AFTER_SIGN
+
     def _is_decoration_superscript(self) -> bool:
         j = self.i + 1
         if j >= len(self.tokens):
@@ -336,6 +363,22 @@ class _Rewriter:
             return bool(text) and (text == '*' or re.fullmatch(r'(prime)+', text) is not None)
         return False
 
+    def prescript(self) -> None:
+        """``{}^3P_0``, ``{}^{14}\\text{N}``: a number raised before a letter is part of its name (a term
+        symbol, an isotope), one opaque symbol ``pre3:P_0``; raised before anything else it is refused."""
+        self.take(False)
+        lead = _name(plain_text(self.take_argument()))
+        tok = self.take(skip_ws=False)
+        if tok and tok[0] == 'cmd' and tok[1] in TEXT_COMMANDS:
+            base = _name(plain_text(self.take_argument()))
+        elif tok and tok[0] == 'chr' and tok[1].isalpha() and tok[1].isascii():
+            base = tok[1]
+        else:
+            raise _unsupported('prescript', lead)
+        if not lead or not re.fullmatch(r'[A-Za-z]{1,3}', base or ''):
+            raise _unsupported('prescript', lead)
+        self.symbol('pre%s:%s' % (lead, base))
+
     def euler(self) -> None:
         """Emit Euler's number, raised to the following superscript if there is one."""
         nxt = self.peek(skip_ws=False)
@@ -348,7 +391,7 @@ class _Rewriter:
 
     def letter_e(self) -> None:
         nxt = self.peek(skip_ws=False)
-        if nxt == ('chr', '^'):
+        if nxt == ('chr', '^') and not self._sign_superscript():
             arg = self.tokens[self.i + 1] if self.i + 1 < len(self.tokens) else None
             digits = None
             if arg and arg[0] == 'num':
@@ -380,6 +423,8 @@ class _Rewriter:
                 self.out.append(' ')
             elif kind == 'num':
                 self.out.append(value)
+            elif kind == 'grp' and not _strip_ws(value) and self.peek(skip_ws=False) == ('chr', '^'):
+                self.prescript()
             elif kind == 'grp':
                 self.out.append('{' + self.emit(value) + '}')
             elif kind == 'chr':
@@ -424,6 +469,8 @@ class _Rewriter:
                 self.out.append(' \\degree ')
             else:
                 self.out.append('^{' + self.emit(self._exponent()) + '}')
+        elif c == '|' and self._ket_end() is not None:
+            self.ket()
         elif c == '_':
             raise _unsupported('subscript_on_expression')  # (a+b)_0, \right|_{x=0}
         elif c == '~':
@@ -447,6 +494,8 @@ class _Rewriter:
                 self.take(False)
         elif name == 'langle':
             self.expectation()
+        elif name in ('lvert', 'vert', '|') and self._ket_end() is not None:
+            self.ket()
         elif name in DELIMITERS:
             self.out.append(DELIMITERS[name])
         elif name in FRACTIONS:
@@ -462,6 +511,8 @@ class _Rewriter:
             self.out.append(' \\times ')
         elif name == 'div':
             self.out.append(' / ')
+        elif name == 'pi' and self.peek(skip_ws=False) == ('chr', '^') and self._sign_superscript():
+            self.symbol('pi')  # \pi^+: the pion, not the number
         elif name == 'pi':
             self.out.append('\\pi ')
         elif name in ('infty', 'infin'):
@@ -602,6 +653,39 @@ class _Rewriter:
             body = self.take_argument()
         self.out.append('\\sqrt%s{%s}' % (index, self.emit(body)))
 
+    def _ket_end(self) -> Optional[int]:
+        """Index of the ``\\rangle`` closing a ket that opens just before ``self.i`` (``|01\\rangle``,
+        ``\\lvert \\psi_0 \\rangle``), or None: a bar that another bar closes first is an absolute value."""
+        for k in range(self.i, min(len(self.tokens), self.i + 40)):
+            tok = self.tokens[k]
+            if tok == ('cmd', 'rangle'):
+                return k if k > self.i else None
+            if tok in (('chr', '|'), ('cmd', 'langle'), ('cmd', 'lvert'), ('cmd', 'rvert'), ('cmd', 'vert')):
+                return None
+        return None
+
+    def ket(self) -> None:
+        """``|01\\rangle``: one opaque state named by its canonical content (``ket:01``), so a superposition
+        is a sum of symbols; a ket right after a ket (a product state, which does not commute) is refused."""
+        end = self._ket_end()
+        inner = [t for t in self.tokens[self.i:end] if t not in (('cmd', 'right'), ('cmd', 'left'))]
+        self.i = end + 1
+        if ''.join(self.out).rstrip().endswith('}') and re.search(r'\\variable\{ket:[^{}]*\}\s*$', ''.join(self.out)):
+            raise _unsupported('ket_product')
+        content = re.sub(r'\s+', '', self.emit(inner)).replace('\\variable', '').replace('{', '(').replace('}', ')')
+        self.out.append('\\variable{ket:%s}' % content)
+        if self.peek(skip_ws=True) in (('chr', '|'), ('cmd', 'lvert')) and self._next_is_ket():
+            raise _unsupported('ket_product')
+
+    def _next_is_ket(self) -> bool:
+        saved = self.i
+        while self.i < len(self.tokens) and self.tokens[self.i][0] == 'ws':
+            self.i += 1
+        self.i += 1
+        found = self._ket_end() is not None
+        self.i = saved
+        return found
+
     def expectation(self) -> None:
         """``\\langle X \\rangle`` (or a bra-ket): one opaque value named by its canonical content."""
         inner: List[Token] = []
@@ -624,10 +708,22 @@ class _Rewriter:
         self.out.append('\\variable{avg:%s%s}' % ('|' * bars, content))
 
     def _function_argument(self) -> str:
+        nxt = self.peek()
+        if nxt and nxt[0] == 'cmd' and nxt[1] in SIZING and self.peek(offset=1) == ('chr', '('):
+            self.take()  # \coth\left( .. \right): the sizing is layout, the parenthesis the argument
         inner = self.take_parenthesised()
         if inner is not None:
             return self.emit(inner)
+        nxt = self.peek()
+        if nxt and nxt[0] == 'cmd' and nxt[1] in FRACTIONS:
+            self.take()  # \coth\frac{a}{b}: the fraction with both its arguments
+            return self.emit([nxt, ('grp', self.take_argument()), ('grp', self.take_argument())])
         return self.emit(self.take_argument())
+
+
+#: what may follow a lone sign in a superscript for the sign to end the name (``e^- \\rightarrow``, ``a^+)``)
+_AFTER_SIGN = frozenset({'right', 'rangle', 'rightarrow', 'to', 'leftrightarrow', 'longrightarrow', 'quad', 'qquad',
+                         ',', ';', 'rbrace', 'cdot', 'times', 'le', 'leq', 'ge', 'geq', 'neq', 'approx', 'sim'})
 
 
 def _strip_ws(tokens: List[Token]) -> List[Token]:

@@ -118,7 +118,14 @@ _FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
 def compact(text: str) -> str:
     """Text as compared when neither side can be read: spacing, sizing and the display spelling of a
     fraction (``\\dfrac`` is ``\\frac``) do not make two answers different."""
+    text = _FONT_SWITCH_RE.sub(lambda m: '\\math%s{%s}' % (_FONT_SWITCHES[m.group(1)], m.group(2).strip()), text)
     return _FRACTION_SPELLINGS_RE.sub(r'\\frac', _LAYOUT_RE.sub('', text))
+
+
+#: old font switches, ``{\\rm max}``, ``\\rm Ps``: written as ``\\mathrm{max}`` before spaces go, so ``\\rm max``
+#: never becomes a command ``\\rmmax``
+_FONT_SWITCHES = {'rm': 'rm', 'bf': 'bf', 'it': 'it', 'sf': 'sf', 'tt': 'tt'}
+_FONT_SWITCH_RE = re.compile(r'\\(rm|bf|it|sf|tt)\s+([A-Za-z][A-Za-z0-9 ]*?)(?=\s*[}$^_\\]|\s*$)')
 
 
 def same_text(reference: str, answer: str) -> bool:

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .answer import Answer, Collection, Definition, Empty, Relation, Text, Value, describe
+from .answer import Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
 from .matching import best_assignment
 from .outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .quantity_names import name_key, same_family, same_quantity_name
@@ -127,6 +127,8 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
     from .compare import compare, name_of
     options = replace(options, ordered=False)
+    if not any(isinstance(r, Unreadable) and r.why == 'piecewise' for r in references):
+        pieces = [b for p in pieces for b in _branch_pieces(p)]
     n = len(references)
     refs_labels = _reference_labels(labels, n, groups)
     if refs_labels is not None and len(set(refs_labels)) == n and set(refs_labels) <= set(groups):
@@ -144,12 +146,16 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if all(o is not None and o.strict for o, _ in in_place):  # every place right: nothing to pair (cost)
             return Pairing(tuple(replace(o, answer=describe(p.answer)) for (o, _), p in zip(in_place, formulas)),
                            'content', ('',) * n)
+    rows, owner = sub_parts(references)
+    row_labels = None if refs_labels is None else [refs_labels[i] for i in owner]
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
-    by_place = ordered and refs_labels is None and len(formulas) == n and \
+    by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    table, unreadable, seen = _table(references, pieces, refs_labels, options, names_only=by_place)
-    chosen = _assign(table, list(range(n)), pieces, ordered, by_place)
-    segments, candidates = _segments(chosen, references, pieces)
+    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place)
+    chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
+    row_segments, row_candidates = _segments(chosen, rows, pieces)
+    segments, candidates, unreadable, seen = _merge_rows(owner, n, row_segments, row_candidates, row_unreadable,
+                                                        row_seen)
     outcomes: List[Optional[Outcome]] = []
     for i, reference in enumerate(references):
         if unreadable[i]:
@@ -172,6 +178,68 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def _branch_pieces(piece: Piece) -> List[Piece]:
+    """A piecewise piece as one piece per branch (``E(r) = a`` for ``r < R``, ...) when no reference part is
+    piecewise: the parts then ask for the branches one by one (the field in each region)."""
+    from .piecewise import branches
+    from .reading import read_answer
+    answer = piece.answer
+    read = branches(answer.raw) if isinstance(answer, Unreadable) and answer.why == 'piecewise' else None
+    if read is None:
+        return [piece]
+    lead, rows = read
+    return [Piece(read_answer('%s = %s' % (lead, value) if lead else value), piece.label) for value, _ in rows]
+
+
+def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:
+    """(the rows pieces are paired with, the reference part of each row): a part that is itself a list
+    of named results (``E_1 = \\ldots, E_2 = \\ldots``) is one row per result, so each result claims its
+    own piece, one to one like the parts; every other part is one row.
+
+    Why: paired as one row, such a part took one piece and left its sibling results unpaired, so a
+    right ``a = 3p_cV_c^2,\\ b = V_c/3`` was ``1 answers for 2``. The part is still compared as a whole
+    (its reference list against all the pieces of its rows), so nothing is accepted piece by piece."""
+    from .compare import name_of
+    rows: List[Answer] = []
+    owner: List[int] = []
+    for i, reference in enumerate(references):
+        items = reference.items if isinstance(reference, Collection) and reference.kind == 'list' else ()
+        names = [name_of(item) for item in items]
+        distinct = all(names) and all(not same_quantity_name(a, b) for k, a in enumerate(names) for b in names[k + 1:])
+        if 1 < len(items) <= MAX_SUB_PARTS and distinct:
+            rows.extend(items)
+            owner.extend([i] * len(items))
+        else:
+            rows.append(reference)
+            owner.append(i)
+    return rows, owner
+
+
+MAX_SUB_PARTS = 6
+"""A reference part listing more named results than this is paired as one row (cost, and such long
+lists are tables the judge reads better)."""
+
+
+def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]],
+                row_candidates: Dict[int, List[int]], row_unreadable: Sequence[str],
+                row_seen: Dict[Tuple[int, int], Outcome]):
+    """The rows' segments, rival candidates, unreadable reasons and outcomes, per reference part."""
+    segments: Dict[int, List[int]] = {}
+    candidates: Dict[int, List[int]] = {}
+    unreadable = [''] * n
+    for k, i in enumerate(owner):
+        if k in row_segments:
+            segments.setdefault(i, []).extend(row_segments[k])
+        if k in row_candidates:
+            candidates.setdefault(i, []).extend(row_candidates[k])
+        unreadable[i] = unreadable[i] or row_unreadable[k]
+    for items in segments.values():
+        items.sort()
+    single = {k: i for k, i in enumerate(owner) if owner.count(i) == 1}
+    seen = {(single[k], j): o for (k, j), o in row_seen.items() if k in single}
+    return segments, candidates, unreadable, seen
 
 
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:

@@ -50,11 +50,20 @@ def _leading_group(text: str) -> int:
     return close + 1 if close != -1 and is_prose_group(text[m.end():close]) else -1
 
 
+def opens_or_closes_remark(group: str) -> bool:
+    """Whether a prose group leaves a bracket open or closes one it did not open: ``\\text{.. (with } T=1
+    \\text{ for the ground state)}`` puts the value inside a remark of the sentence, which is then no
+    sentence beside a value but the answer itself (words for the judge)."""
+    return group.count('(') != group.count(')')
+
+
 def drop_prose_around_value(text: str, limit: int = 8) -> str:
     """``text`` without prose ``\\text{}`` groups at its ends, when what is left holds a digit."""
     out = text.strip()
     for _ in range(limit):
         start = _trailing_group(out)
+        if opens_or_closes_remark(out[start:] if start > 0 else out[:max(0, _leading_group(out))]):
+            break
         if start > 0:
             rest = _TRAILING_SPACE_RE.sub('', out[:start]).rstrip()
             unit = _UNIT_BEFORE_NOTE_RE.match(out[out.index('{', start) + 1:])
@@ -65,6 +74,8 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
             if end == -1 or end >= len(out):
                 break
             rest = _LEADING_SPACE_RE.sub('', out[end:]).lstrip()
+            if rest.startswith(('^', '_')):
+                break  # \text{one ton per cm}^3: the group is the base of the script, part of the sentence
         if not any(c.isdigit() for c in rest):
             break
         out = rest

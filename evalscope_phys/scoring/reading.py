@@ -55,7 +55,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     text = relations.drop_lead_prose(clean(text))
-    if not text:
+    if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:
         return Unreadable('too_deep', text)
@@ -75,6 +75,9 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if len(items) > 1 and not all(is_prose(i) for i in items):
         read = [read_structure(i, expected, depth + 1) for i in items]
         return _several(read, 'list')
+    sentence = relations.claim(text)
+    if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
+        return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
     return relations.read_item(items[0] if items else text, expected, depth)
@@ -104,7 +107,7 @@ def environment_rows(text: str):
     end = text.rfind('\\end')
     if end < m.end():
         return None
-    inner = text[m.end():end]
+    inner, nested = _mask_environments(text[m.end():end])  # a cases block inside an aligned one is one row
     before, after = text[:m.start()].strip(), re.sub(r'^\\end\s*\{[A-Za-z]+\*?\}', '', text[end:]).strip()
     rows = [r for r in top_level_split(inner, ('\\\\',)) if r.strip()]
     rows = [re.sub(r'^\s*\[[^\]]*\]', '', r) for r in rows]  # \\[1mm]
@@ -118,7 +121,7 @@ def environment_rows(text: str):
         width = len(cells[0]) if cells else 0
         if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
             return Unreadable('matrix_shape', text)
-        items = tuple(relations.read_item(c, None, 1) for r in cells for c in r)
+        items = tuple(relations.read_item(_unmask(c, nested), None, 1) for r in cells for c in r)
         return Collection('matrix', items, (len(cells), width))
     if name.rstrip('*') == 'cases':
         rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')
@@ -128,7 +131,7 @@ def environment_rows(text: str):
             lead = lead.rsplit('\\', 1)[0].replace('\\left', '').strip()
         if lead:
             return Unreadable('piecewise', text)
-    out = [r.replace('&', ' ') for r in rows]
+    out = join_continued([_unmask(r.replace('&', ' '), nested) for r in rows])
     if before and not before.endswith('='):
         out = [before] + out
     return out
@@ -137,6 +140,9 @@ def environment_rows(text: str):
 def list_items(text: str) -> List[str]:
     """The top-level items of a list answer; an environment (a matrix) is never split inside."""
     masked, blocks = _mask_environments(_THOUSANDS_RE.sub(lambda m: m.group(0).replace(',', ''), text))
+    if '\n' in masked or '\\\\' in masked:
+        chunks = _LINE_BREAK_RE.split(masked)
+        masked = ''.join(join_continued(chunks[::2], chunks[1::2]))
     items = []
     for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
@@ -146,6 +152,37 @@ def list_items(text: str) -> List[str]:
             continue
         items.append(_unmask(part, blocks))
     return items
+
+
+_LINE_BREAK_RE = re.compile(r'(\n|\\\\(?:\s*\[[^\]]*\])?)')
+_CHAIN_NEXT_RE = re.compile(r'^\s*(=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))')
+_SUM_NEXT_RE = re.compile(r'^\s*\+')
+_SUM_MINUS_RE = re.compile(r'^\s*-(?!\s*\d)')
+
+
+def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str]:
+    """Lines of one answer with the lines that continue the one before joined to it: a line that opens
+    with ``=``/``\\approx`` is the next link of a chain (``\\Delta x_2 = \\frac{2\\pi I}{\\omega M}``, then
+    ``= \\frac{2\\pi I\\sqrt{m_1m_2}}{\\sqrt{k}M^{3/2}}``), one that opens with ``+`` the next term of a sum,
+    and one that opens with ``-`` too once such a sum runs over lines. With ``breaks`` (the text between
+    the lines) the lines and the breaks kept come back interleaved, as the text was.
+
+    Why: a long result wrapped over lines was read as several answers (``count_mismatch``), or its
+    first line alone as the answer; a new line that opens with a value (``-2``) still starts an item."""
+    out: List[str] = [lines[0]] if lines else []
+    in_sum = False
+    for k, line in enumerate(lines[1:]):
+        term = bool(_SUM_NEXT_RE.match(line) or (in_sum and _SUM_MINUS_RE.match(line))) \
+            and not has_relation(line.lstrip()[1:])  # "+ b = c" is an equation of its own
+        if out[-1].strip() and (term or _CHAIN_NEXT_RE.match(line)):
+            out[-1] = out[-1] + ' ' + line
+            in_sum = term
+            continue
+        in_sum = False
+        if breaks:
+            out.append(breaks[k])
+        out.append(line)
+    return out
 
 
 #: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``

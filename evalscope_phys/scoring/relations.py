@@ -11,6 +11,7 @@ from typing import List, Optional, Tuple
 from . import values
 from .answer import Answer, Definition, Empty, Interval, Relation, Unreadable
 from .notation import clean, compact, plain_operators
+from .prose_tail import opens_or_closes_remark
 from .scan import matching_brace, top_level_split, top_level_split_keeping
 from .trailing_units import is_numeric, split_unit
 
@@ -121,17 +122,39 @@ def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     return [p.strip() for p in pieces], [RELATIONS[s] for s in found]
 
 
-_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\]|\\(?!text\b))')
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\^_]|\\(?!text\b))')
+"""A leading sentence and the formula after it; a group raised or subscripted (``\\text{one ton per cm}^3``)
+is the base of that script, not a sentence before a formula."""
 
 
 #: lead words that change the value after them (``\\text{negative } 5``): never dropped
 _NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*\}\s*$')
 
 
+#: lead words after which a reaction is the object of a claim (``\\text{Lepton number is violated in } n \\to
+#: p + e^-``, ``\\text{Reines and Cowan's experiment with } \\bar\\nu + p``): the sentence is the answer
+_CLAIM_RE = re.compile(r'(?i)\b(in|with|for|at|from|into|on|under|via|through|during|than|because|since|if|when|'
+                       r'where|unless|except|without|against|between)\s*\}\s*$')
+
+
+def claim(text: str) -> Optional[Tuple[str, str]]:
+    """(sentence, formula) when ``text`` opens with a sentence whose object is the formula after it (see
+    :data:`_CLAIM_RE`): the whole text is then the answer, never a formula with its subject dropped."""
+    m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
+    if m and _CLAIM_RE.search(m.group(0).rstrip()) and _REACTION_RE.search(text[m.end():]):
+        return m.group(0), text[m.end():]
+    return None
+
+
+#: a reaction or a process (``n \\to p + e^-``): after a claim it is what the sentence is about, not the answer;
+#: an equation after one (``\\text{No common eigenstates unless } q = 0``) is the answer and the sentence goes
+_REACTION_RE = re.compile(r'\\(?:rightarrow|to|longrightarrow)(?![A-Za-z])')
+
+
 def drop_lead_prose(text: str) -> str:
     """``\\text{The momentum is about }0.82\\text{ GeV/c}``: the sentence goes, the formula stays."""
     m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
-    if m and _NEGATING_RE.search(m.group(0).rstrip()):
+    if m and (_NEGATING_RE.search(m.group(0).rstrip()) or claim(text) or opens_or_closes_remark(m.group(0))):
         return text
     return text[m.end():].strip() if m else text
 

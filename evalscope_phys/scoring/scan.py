@@ -122,6 +122,8 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
                 continue
             if name in _OPENERS:
                 depth += 1
+            elif name == 'rangle' and depth == 0:
+                pass  # |01\rangle: a ket's closer, opened by a bar (the reader reads kets)
             elif name in _CLOSERS:
                 depth -= 1
             i = j

@@ -9,7 +9,7 @@ from typing import Optional
 
 from . import reading
 from . import relations
-from .answer import Alternatives, Answer, Choice, Collection, Empty, Interval, Truth, Unreadable, Value
+from .answer import Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Truth, Unreadable, Value
 from .notation import clean
 from .scan import strip_trailing, top_level_split
 from .trailing_units import split_unit
@@ -37,13 +37,28 @@ def read_value(text: str, expected: Optional[str], depth: int) -> Answer:
     bracketed = _bracketed(text, expected, depth)
     if bracketed is not None:
         return bracketed
+    label = _LABEL_COLON_RE.match(text)
+    if label and (label.group(2) or label.group(3)) and not (label.group(2) and label.group(3)):
+        value = read_value(text[label.end():], expected, depth + 1)  # \mbox{B} : {}^2P_{1/2}, \text{C: } {}^3P_0
+        if isinstance(value, Value):
+            return Definition('\\text{%s}' % label.group(1), value)
     ratio = [p for p in top_level_split(text, (':',)) if p.strip()]
     if len(ratio) > 1 and ':=' not in text:
         return Collection('ratio', tuple(read_value(p, None, depth + 1) for p in ratio[:reading.MAX_ITEMS]))
     if re.search(r'\\pm(?![A-Za-z])|\\mp(?![A-Za-z])', text):
         return _plus_minus(text, expected, depth)
     value, unit = split_unit(text)
+    if unit and _PRESCRIPT_END_RE.search(value):
+        value, unit = text, None  # {}^{14}\mathrm{N}: the isotope's letter, not newtons
     return Value(strip_trailing(value), unit)
+
+
+_PRESCRIPT_END_RE = re.compile(r'\{\s*\}\s*\^\s*(?:\{[^{}]*\}|\w)\s*$')
+
+
+#: ``\\text{H: }``, ``\\mbox{B} :``: an upright short name and one colon label the value after it (an element, a
+#: state, a case); a colon between two values (``3 : 2``) is a ratio
+_LABEL_COLON_RE = re.compile(r'^\\(?:text|mbox|textrm|mathrm)\s*\{\s*([A-Za-z][A-Za-z0-9]{0,11})\s*(:?)\s*\}\s*(:?)\s*(?=\S)')
 
 
 def _bracketed(text: str, expected: Optional[str], depth: int) -> Optional[Answer]:
