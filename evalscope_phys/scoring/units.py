@@ -37,14 +37,40 @@ _WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour'
 _ALLOWED_RE = re.compile(r'^[A-Za-z0-9_*/(). \-]+$')
 
 
+def _registry_class():
+    """pint's ``UnitRegistry`` without its eager cache of every unit's root units (a third of the build).
+
+    Why: the registry is built before the first scoring worker is ready, on the critical path of a
+    one-pair ``evalscope-phys score``. pint fills the same cache entry by entry on first use
+    (``_get_root_units``, ``_get_dimensionality``: the same computation, so the same factors); what is
+    lost is only ``get_compatible_units``' table, which we never ask for. pint's own way to skip the
+    work, its disk cache, stores pickles (docs/security.md). Relies on ``_build_cache`` and
+    ``_caches`` (pint 0.25; another layout falls back to the eager build); ``tests/scoring/test_units.py`` checks the factors against pint's own.
+    """
+    import pint
+    try:
+        from pint.facets.plain.registry import RegistryCache
+    except ImportError:  # another layout: pint's own eager build
+        return pint.UnitRegistry
+
+    class UnitRegistry(pint.UnitRegistry):
+        def _build_cache(self, loaded_files=None) -> None:
+            if not isinstance(getattr(self, '_caches', None), dict):
+                super()._build_cache(loaded_files)
+                return
+            self._cache = RegistryCache()
+            self._caches[()] = self._cache
+
+    return UnitRegistry
+
+
 def registry():
-    """The process-wide pint registry (built once, about a second)."""
+    """The process-wide pint registry (built once, about half a second)."""
     global _REGISTRY
     if _REGISTRY is None:
         with _REGISTRY_LOCK:
             if _REGISTRY is None:
-                import pint
-                ureg = pint.UnitRegistry(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
+                ureg = _registry_class()(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
                 for definition in _DEFINITIONS:
                     ureg.define(definition)
                 _REGISTRY = ureg

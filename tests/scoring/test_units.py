@@ -107,3 +107,36 @@ def test_molar_factor(answer, reference, factor):
     from evalscope_phys.scoring.units import molar_factor
     got = molar_factor(answer, reference)
     assert got == (None if factor is None else pytest.approx(factor))
+
+
+def _plain(registry, name):
+    factor, root = registry.get_root_units(name)
+    return factor, str(root), str(registry.get_dimensionality(name))
+
+
+def test_the_registry_converts_every_unit_as_pint_does():
+    # our registry skips pint's eager cache and fills it on use: every unit must still have pint's
+    # own root units, factor and dimensionality (a wrong factor would be a wrong verdict)
+    import pint
+
+    from evalscope_phys.scoring.units import _registry_class
+
+    ours = _registry_class()(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
+    theirs = pint.UnitRegistry(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
+    assert type(ours) is not pint.UnitRegistry  # the lazy path is the one under test
+    names = sorted(theirs._units)
+    assert len(names) > 500 and set(ours._units) <= set(names)  # pint adds prefixed names as it meets them
+    differ = []
+    for name in names:
+        try:
+            expected = _plain(theirs, name)
+        except Exception as exc:  # a unit pint itself cannot resolve must fail alike
+            expected = type(exc).__name__
+        try:
+            got = _plain(ours, name)
+        except Exception as exc:
+            got = type(exc).__name__
+        if got != expected:
+            differ.append((name, got, expected))
+    assert differ == [] and sorted(ours._units) == names
+    assert ours.Quantity(46.3, 'kN').to('N').magnitude == theirs.Quantity(46.3, 'kN').to('N').magnitude
