@@ -93,11 +93,12 @@ def _measure(tree: Path, pairs: Path) -> Dict[str, float]:
         out = Path(scratch) / 'out.jsonl'
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, '-m', 'evalscope_phys', 'score', '--pairs', str(pairs),
-                                  '--out', str(out), '--quiet'], env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)
+                                  '--out', str(out), '--quiet'], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
-        stderr = child.stderr.read().decode(errors='replace')
+        stderr = child.stdout.read().decode(errors='replace')  # EOF: every process holding it has gone
+        eof = time.perf_counter() - start
         while True:  # the forkserver and its workers, orphaned at the CLI's exit
             try:
                 os.wait()
@@ -107,7 +108,7 @@ def _measure(tree: Path, pairs: Path) -> Dict[str, float]:
             raise SystemExit(f'exit {os.waitstatus_to_exitcode(status)}: {stderr[-500:]}')
         lines = sum(1 for _ in open(out, encoding='utf-8'))
     every = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {'wall': wall, 'cpu': every.ru_utime + every.ru_stime, 'cli_mib': usage.ru_maxrss / 1024,
+    return {'wall': wall, 'eof': eof, 'cpu': every.ru_utime + every.ru_stime, 'cli_mib': usage.ru_maxrss / 1024,
             'largest_mib': every.ru_maxrss / 1024, 'lines': lines}
 
 
@@ -131,11 +132,12 @@ def side_by_side(pairs: Path, baseline: Optional[Path], runs: int) -> None:
         r = results[tree]
         print(f'{("this tree" if tree == ROOT else "baseline"):9s} {tree}: wall {_median(r, "wall"):.3f} s '
               f'(min {min(x["wall"] for x in r):.3f}, max {max(x["wall"] for x in r):.3f}), '
+              f'output at EOF {_median(r, "eof"):.3f} s, '
               f'CPU all processes {_median(r, "cpu"):.3f} s, peak CLI {_median(r, "cli_mib"):.0f} MiB, '
               f'largest process {_median(r, "largest_mib"):.0f} MiB, {int(r[0]["lines"])} lines')
     if baseline:
         new, old = results[ROOT], results[baseline]
-        for key in ('wall', 'cpu'):
+        for key in ('wall', 'eof', 'cpu'):
             ratio = statistics.median(a[key] / b[key] for a, b in zip(new, old))
             print(f'this/baseline {key}: {ratio:.3f} (median of {runs} paired runs)')
     print(f'load average (1, 5, 15 min) at the end: {_load()}')

@@ -128,7 +128,11 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
             outcome = other
             unit_reason = 'unit_converted' if other.strict else unit_reason  # 0.6 for 60 %: a pure number
     if not outcome.strict and options.tolerance is None:
-        outcome = _as_rounded(reference, answer, ref_expr, converted, outcome)
+        outcome = _as_rounded(reference, answer, ref_expr, ans_expr, converted, outcome)
+        if not outcome.strict and alternative is not None:  # 0.1573 for 16 %: the number as a percentage
+            other = _as_rounded(reference, answer, ref_expr, ans_expr, ans_expr * sympy.Float(alternative), outcome)
+            if other.strict:
+                outcome, unit_reason = other, 'unit_converted'
     texts = reference.latex + ' ' + answer.latex
     if not outcome.strict and (options.givens is not None or _THERMAL_RE.search(texts)):
         from .compare_givens import with_definitions
@@ -141,20 +145,25 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \
             and not _dimensionless(answer.unit):
         # the reference gives no unit to check the answer's against: the number may be in another one
+        if outcome.strict and _in_offered_unit(ref_expr, answer.unit, options):
+            return replace(outcome, detail='in the unit of the choices the question offers')
         return Outcome(False, True, 'extra_unit', outcome.eed, 'a unit the reference does not state', outcome.error)
     return outcome
 
 
-def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted: sympy.Expr,
+def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, ans_expr: sympy.Expr, converted: sympy.Expr,
                 outcome: Outcome) -> Outcome:
-    """A number that agrees with the reference to the digits it states (:mod:`.rounding`)."""
+    """A number that agrees with the reference to the digits it states (:mod:`.rounding`): a written decimal,
+    or an exact value (``\\frac{512}{729}`` for ``0.702``); the reverse (``0.14`` for ``\\frac{1}{7}``) is lenient."""
     if ref_expr.free_symbols or converted.free_symbols or outcome.reason in (UNDECIDED, 'dimension_mismatch'):
         return outcome
     try:
         value = float(converted)
     except (TypeError, ValueError, OverflowError):
         return outcome
-    how = agreement(reference.latex, answer.latex, value)
+    how = agreement(reference.latex, answer.latex, value, answer_exact=_is_exact(ans_expr),
+                    measured=reference.unit is not None and not reference.unit.apart,
+                    exact_reference=_exact_decimal(ref_expr))
     if how == 'strict':
         # the edit distance stays the official one's (9.81 against 9.8 scores EED 0 there): EED measures
         # expression distance, not rounding
@@ -164,6 +173,27 @@ def _as_rounded(reference: Value, answer: Value, ref_expr: sympy.Expr, converted
         return Outcome(False, True, 'within_tolerance', outcome.eed, 'the same number at the fewer digits stated',
                        outcome.error)
     return outcome
+
+
+EXACT_MAX_OPS = 40
+"""Exact values larger than this are not evaluated for rounding (cost)."""
+
+
+def _is_exact(expr: sympy.Expr) -> bool:
+    """A value written without decimals (``\\frac{512}{729}``, ``96\\sqrt{2}``, ``\\pi/6``): it states every figure."""
+    return not expr.free_symbols and not expr.atoms(sympy.Float) and not expr.is_Integer \
+        and sympy.count_ops(expr) <= EXACT_MAX_OPS and expr.is_real is True
+
+
+def _exact_decimal(expr: sympy.Expr):
+    """The value of an exact reference (``\\frac{1}{7}``) as a Decimal of 20 figures, else None."""
+    if not _is_exact(expr):
+        return None
+    from decimal import Decimal, InvalidOperation
+    try:
+        return Decimal(str(sympy.N(expr, 20)))
+    except (InvalidOperation, TypeError, ValueError):
+        return None
 
 
 _THERMAL_RE = re.compile(r'\\(?:beta|tau)(?![A-Za-z])')
@@ -233,6 +263,18 @@ def _in_units_of_c(reference: Value, ref_expr: sympy.Expr, answer: Value, ans_ex
     return value, Value(digits, reference.unit)
 
 
+def _in_offered_unit(ref_expr: sympy.Expr, unit: Unit, options: Options) -> bool:
+    """Whether the answer's unit is the one the question's list of choices gives the reference's value in."""
+    if options.givens is None or not options.givens.question:
+        return False
+    from .choices import is_offered_unit
+    try:
+        value = float(ref_expr)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return is_offered_unit(options.givens.question_text, value, unit.text)
+
+
 def _dimensionless(unit: Optional[Unit]) -> bool:
     from .units import parse_unit
     parsed = parse_unit(unit.text) if unit else None
@@ -256,8 +298,27 @@ def _convert(reference_unit: Optional[Unit], answer_unit: Optional[Unit], option
     if comparison.reason == 'missing_unit' and apart:
         return 1.0, 0.0, 'no_units', None  # the unit is the question's: a bare number is the expected form
     if comparison.factor is None:
+        per_mole = _for_one_mole(ans_text, ref_text, options)
+        if per_mole is not None:
+            return per_mole, 0.0, 'unit_converted', None
         return rejected('dimension_mismatch', f'{ans_text} is not {ref_text}', eed=0.0)
     return comparison.factor, comparison.offset, comparison.reason, comparison.alternative
+
+
+_ONE_MOLE_RE = re.compile(r'\b(?:1|one|a)\s+mol(?:e|es)?\s+of\b', re.IGNORECASE)
+_SEVERAL_MOLES_RE = re.compile(r'\b(?:\d*\.\d+|[02-9]\d*|1\d+|two|three|four|five|ten|several|n)\s+mol(?:e|es)?\b', re.IGNORECASE)
+
+
+def _for_one_mole(ans_text: str, ref_text: str, options: Options) -> Optional[float]:
+    """The factor for a molar quantity against the total for the one mole the question names
+    (``22.0 J/(mol K)`` for ``5.26 cal/K`` when "1 mole of ice is melted"), the reverse too; else None."""
+    if options.givens is None or not options.givens.question:
+        return None
+    question = options.givens.question_text
+    if not _ONE_MOLE_RE.search(question) or _SEVERAL_MOLES_RE.search(question):
+        return None
+    from .units import molar_factor
+    return molar_factor(ans_text, ref_text)
 
 
 def special_symbols(expr: sympy.Expr) -> frozenset:

@@ -17,6 +17,7 @@ functions of dimensionless arguments); nothing is ever evaluated as code.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Dict, FrozenSet, Optional, Tuple
 
@@ -30,6 +31,11 @@ CONSTANTS = {'c': 'speed_of_light', 'hbar': 'hbar', 'k_B': 'boltzmann_constant',
 """SymPy name -> pint constant used when the question gives the symbol no value."""
 LETTERS_THE_QUESTION_MAY_USE = frozenset({'h', 'G'})
 """Constants whose letter is also a height or a conductance: used only when the question never writes it."""
+_ELECTRONS_RE = re.compile(r'\belectrons?\b', re.IGNORECASE)
+_OTHER_MASSES_RE = re.compile(
+    r'\bmass|\bprotons?\b|\bneutrons?\b|\bnucle|\bmuons?\b|\bmesons?\b|\bpions?\b|\bions?\b|\bhadrons?\b'
+    r'|\bquarks?\b|\bdeuter|\balpha\b|(?<![-\w])particles?\b|\bball|\bbead|\bblock|\bbod(?:y|ies)\b|\bplanet'
+    r'|\bsatellite|\bpendulum|\bspring|\bpositron|\bexciton|\bhole', re.IGNORECASE)
 MAX_OPS = 200
 """Formulas larger than this are not evaluated (cost)."""
 
@@ -67,7 +73,18 @@ def quantities(givens: Givens) -> Tuple[Dict[str, object], FrozenSet]:
         if name in LETTERS_THE_QUESTION_MAY_USE and givens.mentions(name):
             continue
         out[name] = ureg.Quantity(1.0, constant)
+    if 'm' not in out and _only_electrons(givens):
+        out['m'] = ureg.Quantity(1.0, 'electron_mass')
     return out, givens.conflicting
+
+
+def _only_electrons(givens: Givens) -> bool:
+    """Whether a bare ``m`` can only be the electron's mass: the question names electrons, never writes
+    ``m`` nor defines it, and names no mass nor any other body (a proton, an ion, a particle, a ball...;
+    "one-particle" states are the electrons')."""
+    text = givens.question_text
+    return bool(_ELECTRONS_RE.search(text)) and not _OTHER_MASSES_RE.search(text) and 'm' not in givens.conflicting \
+        and not givens.mentions('m') and not any(n == 'm' for n, _ in givens.definitions)
 
 
 def evaluate(expr: sympy.Expr, values: Dict[str, object]):

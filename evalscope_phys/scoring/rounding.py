@@ -50,34 +50,52 @@ def round_to(value: Decimal, figures: int) -> Decimal:
     return value.quantize(quantum, rounding=ROUND_HALF_UP)
 
 
-def agreement(reference_text: str, answer_text: str, answer_value: float) -> Optional[str]:
+EXACT = 10 ** 6
+"""The figures an exact value states (``\\frac{512}{729}``, ``96\\sqrt{2}``): as many as anyone asks."""
+
+
+def agreement(reference_text: str, answer_text: str, answer_value: float, *, answer_exact: bool = False,
+              measured: bool = False, exact_reference: Optional[Decimal] = None) -> Optional[str]:
     """How a number agrees with a reference as rounded, or None.
 
-    * ``'strict'``: the reference is a decimal stating at least two figures, the answer states at least
-      as many, and the answer's value rounds to the reference (``1.48e4`` for ``1.5e4``, ``8571`` for
-      ``8.6e3``);
-    * ``'lenient'``: one side rounds to the other's digits otherwise (``0.011`` for ``0.0111``).
+    * ``'strict'``: the reference is a decimal (or ``measured``: it carries a unit, so it is not a count)
+      stating at least two figures, the answer states at least as many (an ``answer_exact`` value such as
+      ``\\frac{512}{729}`` states them all), and the answer's value rounds to the reference (``1.48e4``
+      for ``1.5e4``, ``8571`` for ``8.6e3``, ``\\frac{512}{729}`` for ``0.702``);
+    * ``'lenient'``: one side rounds to the other's digits otherwise (``0.011`` for ``0.0111``), or the
+      reference is an exact value (``exact_reference``, e.g. ``1/7``) the answer rounds to two figures or more.
 
     A reference stating one figure is never rounded (``3`` is not ``2.6``).
 
     ``answer_value`` is the answer's value in the reference's unit (converted), its text the digits stated.
     """
     reference, answer = stated_number(reference_text), stated_number(answer_text)
-    if reference is None or answer is None:
-        return None
-    ref_value, ref_figures, ref_point = reference
-    _, ans_figures, _ = answer
+    if answer is None and answer_exact:
+        answer = (None, EXACT, True)
     try:
         converted = Decimal(repr(float(answer_value)))
     except (InvalidOperation, ValueError, OverflowError):
         return None
+    if reference is None and exact_reference is not None and answer is not None and answer[1] < EXACT:
+        return _rounds_exact(exact_reference, converted, answer[1])
+    if reference is None or answer is None:
+        return None
+    ref_value, ref_figures, ref_point = reference
+    ans_figures = answer[1]
     if ref_value == 0 or converted == 0 or (ref_value < 0) != (converted < 0):
         return None
     if ref_figures < 2:
         return None  # 3, 0.5, 10^9: an exact value or an order of magnitude, not a rounded measurement
     if ans_figures >= ref_figures and round_to(converted, ref_figures) == ref_value:
-        return 'strict' if ref_point else 'lenient'
+        return 'strict' if ref_point or measured else 'lenient'
     close = ans_figures >= 2 or abs(converted - ref_value) <= abs(ref_value) * ONE_FIGURE_RTOL
     if ans_figures < ref_figures and close and round_to(ref_value, ans_figures) == round_to(converted, ans_figures):
         return 'lenient'
     return None
+
+
+def _rounds_exact(reference: Decimal, answer: Decimal, figures: int) -> Optional[str]:
+    """``'lenient'`` when a decimal answer stating two figures or more is the exact reference rounded."""
+    if figures < 2 or reference == 0 or answer == 0 or (reference < 0) != (answer < 0):
+        return None
+    return 'lenient' if round_to(reference, figures) == round_to(answer, figures) else None

@@ -25,8 +25,8 @@ _NUMERIC_CMDS_RE = re.compile(r'\\(times|cdot|frac|dfrac|tfrac|sqrt|pi|left|righ
 _PLAIN_UNIT_RE = re.compile(r'(?:\\(?:mu|micro)\s*)?(?:\\Omega|\\AA|[A-Za-zΩÅ°])(?:[A-Za-z0-9ΩÅ°/^*.\-{}()\s]|\\[,;! ])*')
 
 
-#: where a plain unit may start: after a digit (not the e of 1.5e-3), a space, a thin space or a '*'
-_PLAIN_UNIT_START_RE = re.compile(r'(?:(?<=\d)(?![eE][+-]?\d)|\s+|\\,|\*)(?=\\mu|\\micro|\\Omega|\\AA|[A-Za-zΩÅ°])')
+#: where a plain unit may start: after a digit (not the e of 1.5e-3), a space, a thin space, a tie or a '*'
+_PLAIN_UNIT_START_RE = re.compile(r'(?:(?<=\d)(?![eE][+-]?\d)|\s+|\\,|~|\*)(?=\\mu|\\micro|\\Omega|\\AA|[A-Za-zΩÅ°])')
 
 
 MAX_UNIT_CHARS = 200
@@ -42,7 +42,7 @@ def is_numeric(text: str) -> bool:
 
 def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
     """``(value, unit)``: a trailing unit split off when it is a unit (known, or a word after a number)."""
-    from .units import parse_unit
+    from .units import parse_unit, plain_word_is_unit
     text = text.strip()
     window = max(0, len(text) - MAX_UNIT_CHARS)
     for m in _UNIT_GROUP_RE.finditer(text, window):
@@ -58,10 +58,10 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
             return value, Unit(unit)
     for m in _PLAIN_UNIT_START_RE.finditer(text, window):
         start = m.end()
-        value, unit = text[:start].rstrip(' *').strip(), text[start:].strip()
+        value, unit = text[:start].rstrip(' *~').strip(), text[start:].strip()
         value = strip_trailing(value[:-2] if value.endswith('\\,') else value)
         if value and is_numeric(value) and balanced(unit) and _PLAIN_UNIT_RE.fullmatch(unit) \
-                and not _single_letters(unit) and parse_unit(unit) is not None:
+                and not _single_letters(unit) and parse_unit(unit) is not None and plain_word_is_unit(unit):
             return value, Unit(unit, plain=True)
     return text, None
 

@@ -37,14 +37,40 @@ _WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour'
 _ALLOWED_RE = re.compile(r'^[A-Za-z0-9_*/(). \-]+$')
 
 
+def _registry_class():
+    """pint's ``UnitRegistry`` without its eager cache of every unit's root units (a third of the build).
+
+    Why: the registry is built before the first scoring worker is ready, on the critical path of a
+    one-pair ``evalscope-phys score``. pint fills the same cache entry by entry on first use
+    (``_get_root_units``, ``_get_dimensionality``: the same computation, so the same factors); what is
+    lost is only ``get_compatible_units``' table, which we never ask for. pint's own way to skip the
+    work, its disk cache, stores pickles (docs/security.md). Relies on ``_build_cache`` and
+    ``_caches`` (pint 0.25; another layout falls back to the eager build); ``tests/scoring/test_units.py`` checks the factors against pint's own.
+    """
+    import pint
+    try:
+        from pint.facets.plain.registry import RegistryCache
+    except ImportError:  # another layout: pint's own eager build
+        return pint.UnitRegistry
+
+    class UnitRegistry(pint.UnitRegistry):
+        def _build_cache(self, loaded_files=None) -> None:
+            if not isinstance(getattr(self, '_caches', None), dict):
+                super()._build_cache(loaded_files)
+                return
+            self._cache = RegistryCache()
+            self._caches[()] = self._cache
+
+    return UnitRegistry
+
+
 def registry():
-    """The process-wide pint registry (built once, about a second)."""
+    """The process-wide pint registry (built once, about half a second)."""
     global _REGISTRY
     if _REGISTRY is None:
         with _REGISTRY_LOCK:
             if _REGISTRY is None:
-                import pint
-                ureg = pint.UnitRegistry(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
+                ureg = _registry_class()(on_redefinition='ignore', autoconvert_offset_to_baseunit=True)
                 for definition in _DEFINITIONS:
                     ureg.define(definition)
                 _REGISTRY = ureg
@@ -115,6 +141,40 @@ def parse_unit(text: str):
     return None
 
 
+PREFIXES = frozenset({'femto', 'pico', 'nano', 'micro', 'milli', 'centi', 'deci', 'kilo', 'mega', 'giga'})
+"""Prefixes a plain word may carry to read as a unit (``am``, ``ab``: atto is the letters a m, a b)."""
+TERA_BASES = frozenset({'electron_volt', 'hertz', 'watt'})
+"""Tera only on these (``TeV``, ``THz``): ``Ts`` is T times s."""
+PREFIXED_BASES = frozenset({
+    'meter', 'gram', 'second', 'ampere', 'kelvin', 'mole', 'newton', 'joule', 'watt', 'pascal', 'hertz',
+    'coulomb', 'volt', 'ohm', 'tesla', 'electron_volt', 'liter', 'weber', 'farad', 'henry', 'siemens',
+    'gray', 'sievert', 'becquerel', 'bar', 'barn', 'radian', 'watt_hour', 'calorie', 'gauss_si', 'curie'})
+"""Units physicists write with a prefix in plain text (``mA``, ``keV``, ``mg``); ``mc`` (milli-light-speed),
+``Ts`` (terasecond) are symbols to a physicist: ``2mc`` is twice m times c."""
+SYMBOL_PRODUCTS = frozenset({'kT'})
+"""Prefixed words that read first as a product of symbols (Boltzmann's constant times a temperature)."""
+
+
+def plain_word_is_unit(text: str) -> bool:
+    """Whether a unit written without ``\\text{}`` reads as a unit to a physicist: every word a unit's own
+    name or symbol, or a common prefix on a unit physicists prefix (:data:`PREFIXED_BASES`)."""
+    expression = latex_unit_to_pint(text)
+    if expression is None:
+        return False
+    ureg = registry()
+    for word in re.findall(r'[A-Za-z_]+', expression):
+        if word in SYMBOL_PRODUCTS:
+            return False
+        try:
+            readings = ureg.parse_unit_name(word)
+        except Exception:
+            return False
+        if not any(prefix == '' or (prefix in PREFIXES and name in PREFIXED_BASES)
+                   or (prefix == 'tera' and name in TERA_BASES) for prefix, name, _ in readings):
+            return False
+    return True
+
+
 @dataclass(frozen=True)
 class UnitComparison:
     """How an answer's unit relates to the reference's."""
@@ -161,8 +221,46 @@ def compare_units(answer_unit: str, reference_unit: str) -> UnitComparison:
         one = ureg.Quantity(1.0, a).to(r).magnitude
         zero = ureg.Quantity(0.0, a).to(r).magnitude
     except Exception:
-        return UnitComparison(None, 'dimension_mismatch')
+        light = _light_speed_factor(a, r)
+        return UnitComparison(light, 'unit_converted') if light is not None else UnitComparison(None, 'dimension_mismatch')
     factor = float(one - zero)
     if abs(factor - 1.0) < 1e-12 and abs(zero) < 1e-12:
         return UnitComparison(1.0, 'same_unit')
     return UnitComparison(factor, 'unit_converted', offset=float(zero))
+
+
+def _light_speed_factor(answer, reference) -> Optional[float]:
+    """The factor for an energy against an energy over ``c`` or ``c^2`` (``136 MeV`` for ``136 MeV/c^2``,
+    ``0.14 GeV/c^2``, ``400 MeV`` for ``400 MeV/c``), the reverse too, else None.
+
+    Why: physicists quote masses and momenta in energy units (``c = 1``); the rule applies only when one
+    side is an energy and the other that energy divided by ``c`` once or twice, never between two units
+    that both divide by ``c`` (a momentum in ``MeV/c`` is not a mass in ``MeV/c^2``).
+    """
+    ureg = registry()
+    energy = ureg.joule.dimensionality
+    for plain, other, sign in ((answer, reference, 1), (reference, answer, -1)):
+        if plain.dimensionality != energy:
+            continue
+        for power in (1, 2):
+            try:
+                factor = ureg.Quantity(1.0, plain / ureg.speed_of_light ** power).to(other).magnitude
+            except Exception:
+                continue
+            return float(factor) if sign == 1 else 1.0 / float(factor)
+    return None
+
+
+def molar_factor(answer_unit: str, reference_unit: str) -> Optional[float]:
+    """The factor turning a per-mole value into the reference's unit for one mole (``J/(mol K)`` into
+    ``cal/K``), or a total for one mole into a per-mole reference; None when the units differ otherwise."""
+    a, r = parse_unit(answer_unit), parse_unit(reference_unit)
+    if a is None or r is None:
+        return None
+    ureg = registry()
+    for unit in (a * ureg.mole, a / ureg.mole):
+        try:
+            return float(ureg.Quantity(1.0, unit).to(r).magnitude)
+        except Exception:
+            continue
+    return None

@@ -56,3 +56,18 @@ def test_the_reward_function_pickles():
     reward = pickle.loads(pickle.dumps(make_physics_reward_func('answer', mode='eed')))
     assert reward.mode == 'eed' and reward([r'\boxed{2}'], answer=['2']) == [1.0]
     assert pickle.loads(pickle.dumps(physics_reward_func)) is physics_reward_func
+
+
+def test_every_keyword_trl_1_16_passes_is_accepted_and_the_rewards_stay_right():
+    # GRPOTrainer 1.16 calls reward_func(prompts=, completions=, completion_ids=, trainer_state=, log_extra=,
+    # log_metric=, **dataset columns); the trainer's own keywords are not dataset columns
+    class State:
+        global_step = 3
+
+    metrics = {}
+    rewards = physics_reward_func(completions=[r'\boxed{2}', r'\boxed{3}'], prompts=['q', 'q'],
+                                  completion_ids=[[1, 2], [3]], trainer_state=State(), solution=['2', '2'],
+                                  log_metric=lambda name, value: metrics.setdefault(name, value),
+                                  log_extra=lambda column, values: None)
+    assert rewards == [1.0, 0.0]
+    assert metrics == {'physics_reward_func/unscored': 0.0}

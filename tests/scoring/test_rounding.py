@@ -39,3 +39,17 @@ def test_round_half_up_to_figures():
 ])
 def test_agreement(reference, answer, value, expected):
     assert agreement(reference, answer, value) == expected
+
+
+@pytest.mark.parametrize('reference, answer, value, kwargs, expected', [
+    ('0.702', '\\frac{512}{729}', 512 / 729, {'answer_exact': True}, 'strict'),
+    ('0.703', '\\frac{512}{729}', 512 / 729, {'answer_exact': True}, None),  # off in the last stated digit
+    ('0.7', '\\frac{512}{729}', 512 / 729, {'answer_exact': True}, None),  # one figure: never rounded
+    ('448', '447.6', 447.6, {'measured': True}, 'strict'),  # with a unit: a measurement
+    ('448', '447.4', 447.4, {'measured': True}, None),
+    ('x', '0.14', 0.14, {'exact_reference': Decimal(1) / 7}, 'lenient'),
+    ('x', '0.15', 0.15, {'exact_reference': Decimal(1) / 7}, None),
+    ('x', '0.1', 0.1, {'exact_reference': Decimal(1) / 7}, None),  # one figure rounds nothing exact
+])
+def test_agreement_of_exact_values_and_measurements(reference, answer, value, kwargs, expected):
+    assert agreement(reference, answer, value, **kwargs) == expected

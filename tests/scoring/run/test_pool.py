@@ -35,6 +35,10 @@ def loaded_modules(*names: str) -> list:
     return [name in sys.modules for name in names]
 
 
+def exits_at_once() -> bool:
+    return sys.modules['evalscope_phys.scoring.run.pool_warm_up'].EXITS_AT_ONCE
+
+
 def simplify_and_score(reference: sp.Expr, answer: sp.Expr) -> float:
     return eed_score(sp.simplify(reference), sp.simplify(answer)).score
 
@@ -396,3 +400,13 @@ def test_a_failed_boot_is_tried_again_by_the_next_call():
         assert pool.run(pow, (2, 3), 60.0).value == 8
     finally:
         pool.shutdown()
+
+
+@pytest.mark.skipif(not limits.start_context().get_start_method() == 'forkserver', reason='no forkserver here')
+def test_only_the_forkserver_skips_the_interpreter_teardown_at_exit():
+    # the forkserver leaves by os._exit (it would hold the caller's stdout open through SymPy's
+    # teardown); its workers inherit the flag, and a caller importing the module never sets it
+    from evalscope_phys.scoring.run import pool_warm_up
+
+    assert run_limited(exits_at_once).value is True
+    assert pool_warm_up.EXITS_AT_ONCE is False
