@@ -219,7 +219,7 @@ def strict_verdict(reference: str, answer: str, reference_parts: int, last_part:
 def protocol_candidates(answer: str, reference_parts: int, last_part: bool = True) -> List[str]:
     """The parts of ``answer`` that :func:`strict_verdict` compares one by one (none for an earlier part)."""
     from evalscope_phys.benchmarks.multipart import labelled_answers
-    from evalscope_phys.scoring.extract import labelled_parts
+    from evalscope_phys.scoring.read.extract import labelled_parts
     if reference_parts > 1 and not last_part:
         return []
     aligned = labelled_answers(answer, reference_parts)  # the physics_yale adapter's alignment

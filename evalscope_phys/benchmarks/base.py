@@ -19,7 +19,7 @@ from evalscope_phys import compat
 from evalscope_phys.errors import UserFacingError
 from evalscope_phys.keys import check_dataset_args
 from evalscope_phys.scoring.metrics import register_metric_semantics
-from evalscope_phys.scoring.words import CJK_CHARS
+from evalscope_phys.scoring.read.words import CJK_CHARS
 
 logger = get_logger()
 register_metric_semantics()

@@ -33,7 +33,7 @@ class PartVerdicts:
 
 def labelled_answers(response: str, count: int) -> List[str]:
     """The response's labelled parts when it labels exactly ``count`` of them, else [] (runs inline)."""
-    from evalscope_phys.scoring.labels import labelled_parts
+    from evalscope_phys.scoring.read.labels import labelled_parts
     parts = labelled_parts(response)
     return parts if count > 1 and len(parts) == count else []
 

@@ -26,7 +26,7 @@ import json
 from numbers import Number
 from typing import Any, Dict, List, Optional, Union
 
-from evalscope_phys.scoring.words import is_prose
+from evalscope_phys.scoring.read.words import is_prose
 from evalscope_phys.benchmarks.solutions import reference_final_answer
 from evalscope_phys.scoring import extract_final_answer
 

@@ -31,7 +31,7 @@ from evalscope_phys.benchmarks.vision import (
 )
 from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.metrics import LENIENT, LENIENT_ALL, SCORED, STRICT, STRICT_ALL, verdict_score
-from evalscope_phys.scoring.words import CJK_RE
+from evalscope_phys.scoring.read.words import CJK_RE
 
 #: record files looked for under ``local_path``, most specific first (JSON/JSONL with image paths,
 #: or the hub's parquet with the figures embedded)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from evalscope_phys.scoring.words import is_prose
+from evalscope_phys.scoring.read.words import is_prose
 from evalscope_phys.scoring import Verdict, extract_final_answer
-from evalscope_phys.scoring.scan import boxed_contents
+from evalscope_phys.scoring.read.scan import boxed_contents
 
 #: where an extracted reference answer can come from; 'whole'/'none' mean no final answer was found
 ANSWER_SOURCES = ('boxed', 'final_answer_line', 'display', 'inline')

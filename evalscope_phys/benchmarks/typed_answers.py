@@ -4,7 +4,7 @@ UGPhysics and OlympiadBench label each answer with a type (``NV`` numeric, ``EX`
 equation, ``IN`` interval, ``TF`` true/false, ``MC`` multiple choice) and many answers have several
 parts, each with its own unit (and, for OlympiadBench, an absolute error). This module reads those
 labels; splitting the reference into parts and every comparison are the engine's
-(:func:`evalscope_phys.scoring.extract.reference_parts`, :func:`evalscope_phys.scoring.score_answer`),
+(:func:`evalscope_phys.scoring.read.extract.reference_parts`, :func:`evalscope_phys.scoring.score_answer`),
 so a typed answer goes through the same reader and comparator as every other answer.
 """
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import List, Optional, Sequence, Tuple
 
 from evalscope_phys.scoring.answer_types import type_code
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.labels import clean_label
+from evalscope_phys.scoring.read.labels import clean_label
 from evalscope_phys.scoring.run.limits import ANSWER_DEADLINE
-from evalscope_phys.scoring.scan import matching_brace, top_level_split
+from evalscope_phys.scoring.read.scan import matching_brace, top_level_split
 from evalscope_phys.scoring.verdict import Verdict
 
 
@@ -79,7 +79,7 @@ def build_parts(reference: str, answer_types: Sequence[str], *, multiple: bool =
     types. One type for several parts is shared by all of them; any other count mismatch is a
     broken record.
     """
-    from evalscope_phys.scoring.extract import reference_parts
+    from evalscope_phys.scoring.read.extract import reference_parts
     text = str(reference or '').strip()
     if not text:
         raise ValueError('empty reference answer')

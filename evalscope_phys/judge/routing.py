@@ -19,7 +19,7 @@ and the answer gives another number of them). They cannot decide when
   (``count_mismatch`` with no reference parts), and none of them is named like the reference's
   quantity: the rules cannot tell which result answers the question;
 - ``text_answer``: the reference or the answer is words ("counterclockwise", "the ball moves left")
-  (:func:`~evalscope_phys.scoring.words.is_prose`, the extractor's one text detector) and the engine
+  (:func:`~evalscope_phys.scoring.read.words.is_prose`, the extractor's one text detector) and the engine
   still found them "different": words differ in ways rules cannot weigh (synonyms, paraphrases), so
   the judge decides.
 
@@ -38,7 +38,7 @@ from typing import Any, Mapping, Optional, Tuple, Union
 
 from evalscope_phys.llm.untrusted import addresses_grader
 from evalscope_phys.scoring.verdict import UNDECIDED_REASONS, UNSCORED_REASONS, Verdict
-from evalscope_phys.scoring.words import is_prose
+from evalscope_phys.scoring.read.words import is_prose
 
 JUDGE_SCOPES = ('undecided', 'rejected', 'all')
 """What is sent to a judge: what the rules cannot decide; that and their rejections; everything."""
@@ -131,7 +131,7 @@ def judged_answer(verdict: VerdictLike, response: Optional[str]) -> str:
     extracted = _getter(verdict)('extracted')
     if extracted is not None:
         return str(extracted)
-    from evalscope_phys.scoring.extract import extract_answer
+    from evalscope_phys.scoring.read.extract import extract_answer
     return extract_answer(response or '').text
 
 

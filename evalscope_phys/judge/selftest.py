@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from evalscope_phys.jsonl import parse_lines
-from evalscope_phys.scoring.words import is_prose
+from evalscope_phys.scoring.read.words import is_prose
 
 CLASSES: Dict[str, bool] = {
     'equivalent_rewrite': True, 'unit_conversion': True, 'plus_half_percent': True,

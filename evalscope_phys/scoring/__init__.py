@@ -14,7 +14,7 @@ def __getattr__(name: str) -> Any:
         from .engine import score_answer
         return score_answer
     if name == 'extract_final_answer':
-        from .extract import extract_final_answer
+        from .read.extract import extract_final_answer
         return extract_final_answer
     if name == 'Verdict':
         from .verdict import Verdict

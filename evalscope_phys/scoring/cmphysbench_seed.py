@@ -131,8 +131,8 @@ def _text(value: object) -> Optional[str]:
 def _seed_job(job: dict) -> dict:
     """Runs in a pool worker: read both sides with the engine, then score by type. Plain data out."""
     from .answer import describe
-    from .compare import ReferenceUnreadable
-    from .extract import extract_answer, read_reference
+    from .compare.answers import ReferenceUnreadable
+    from .read.extract import extract_answer, read_reference
 
     code = ENGINE_TYPE_CODES[job['type']]
     reference = read_reference(job['reference'], code)
@@ -148,8 +148,8 @@ def _seed_job(job: dict) -> dict:
 
 def _by_type(kind: str, reference, answer, bands, reference_text: str, answer_text: str) -> Tuple[float, str, str]:
     from .answer import Collection, Empty, Unreadable
-    from .notation import same_text
-    from .compare import ReferenceUnreadable
+    from .read.notation import same_text
+    from .compare.answers import ReferenceUnreadable
 
     if isinstance(reference, (Empty, Unreadable)) and not (answer_text and same_text(reference_text, answer_text)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
@@ -174,7 +174,7 @@ def _by_type(kind: str, reference, answer, bands, reference_text: str, answer_te
 
 def _expression(reference, answer) -> Tuple[float, str, str]:
     """Expression and Equation: the comparator decides; a miss gets the EED it computed (0 without one)."""
-    from .compare import Options, compare
+    from .compare.answers import Options, compare
     outcome = compare(reference, answer, Options(eed=True))
     if outcome.strict:
         return 100.0, outcome.reason, outcome.detail
@@ -204,7 +204,7 @@ def _tuple(reference, answer) -> Tuple[float, str, str]:
 
 def _interval(reference, answer) -> Tuple[float, str, str]:
     from .answer import Collection, Definition, Interval
-    from .compare import Options, compare
+    from .compare.answers import Options, compare
     from .eed.eed import eed_from_distance
 
     outcome = compare(reference, answer, Options(eed=False))
@@ -232,7 +232,7 @@ def _interval(reference, answer) -> Tuple[float, str, str]:
 def _end_point(reference, answer) -> Tuple[float, int]:
     """(edit distance, reference tree size) of one interval end point; 0 distance when equal."""
     from .answer import Value
-    from .compare import Options, ReferenceUnreadable, compare, read_expression_safely
+    from .compare.answers import Options, ReferenceUnreadable, compare, read_expression_safely
     from .eed.eed import eed_score
     from .eed.tree import expression_tree
 
@@ -294,8 +294,8 @@ def _numeric(reference, answer, bands) -> Optional[Tuple[float, str, str]]:
 
 
 def _number(value) -> Optional[complex]:
-    from . import numeric
-    from .compare import read_expression_safely
+    from .compare import numeric
+    from .compare.answers import read_expression_safely
     expr, _ = read_expression_safely(value.latex)
     if expr is None or expr.free_symbols:
         return None
@@ -307,7 +307,7 @@ def _unit_factors(reference, answer) -> Tuple[List[Tuple[float, float]], str]:
 
     No pair: the units differ in dimension, or one is unknown to pint and they are not the same text.
     """
-    from .units import compare_units
+    from .compare.units import compare_units
     ref_unit = reference.unit.text if reference.unit else ''
     ans_unit = answer.unit.text if answer.unit else ''
     comparison = compare_units(ans_unit, ref_unit)

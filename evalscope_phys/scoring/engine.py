@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from .run import pool
-from .definitions import MAX_QUESTION_CHARS
+from .read.definitions import MAX_QUESTION_CHARS
 from .run.limits import ANSWER_DEADLINE
 from .verdict import Verdict
 
@@ -65,9 +65,9 @@ def _verdict_data(outcome, extracted: str) -> dict:
 def _score_job(job: dict) -> dict:
     """Runs in a worker: read the reference, extract and read the answer, compare. Plain data out."""
     from .answer import Collection, describe
-    from .compare import Options, ReferenceUnreadable, compare
-    from .extract import extract_answer
-    from .notation import same_text as _same_text
+    from .compare.answers import Options, ReferenceUnreadable, compare
+    from .read.extract import extract_answer
+    from .read.notation import same_text as _same_text
 
     types = job['types']
     references = []
@@ -101,7 +101,7 @@ def _score_job(job: dict) -> dict:
 
 def _parts_job(job: dict, references: list, expected: Optional[str], options, answer) -> dict:
     """Several reference parts: the response's pieces paired with them (:mod:`.pairing`), one verdict each."""
-    from .outcome import Outcome
+    from .compare.outcome import Outcome
     from .pairing import pair, response_pieces
 
     pieces, groups = response_pieces(job['response'], expected, answer)
@@ -149,7 +149,7 @@ def _without_parts(outcome):
 
 def _givens(question: Optional[str], answer: str):
     """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
-    from .definitions import Givens
+    from .read.definitions import Givens
     defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
     if question is None and not defining:
         return None
@@ -165,14 +165,14 @@ REFERENCE_CACHE_MAX_CHARS = 4096
 def _reference(text: str, answer_type: Optional[str]):
     """``read_reference``, cached per worker: every answer to a question reuses its reading."""
     if len(text) > REFERENCE_CACHE_MAX_CHARS:
-        from .extract import read_reference
+        from .read.extract import read_reference
         return read_reference(text, answer_type)
     return _reference_cached(text, answer_type)
 
 
 @lru_cache(maxsize=REFERENCE_CACHE_SIZE)
 def _reference_cached(text: str, answer_type: Optional[str]):
-    from .extract import read_reference
+    from .read.extract import read_reference
     return read_reference(text, answer_type)
 
 
@@ -216,9 +216,9 @@ def _map_values(answer, fn):
 
 def warm_up() -> None:
     """Runs in each scoring worker before it reports ready, so no answer's deadline pays for it."""
-    from . import compare, numeric  # noqa: F401  (imports are the point)
+    from .compare import answers, numeric  # noqa: F401  (imports are the point)
     from .eed import eed  # noqa: F401
-    from .units import registry
+    from .compare.units import registry
     registry()
     _score_job({'references': ('x',), 'response': 'x', 'types': (), 'units': (), 'tolerances': (),
                 'several': False, 'tolerance': None, 'ordered': False, 'eed': True})

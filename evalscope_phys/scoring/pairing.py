@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .answer import Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
-from .matching import best_assignment
-from .outcome import Options, Outcome, ReferenceUnreadable, rejected
-from .quantity_names import name_key, same_family, same_quantity_name
+from .compare.matching import best_assignment
+from .compare.outcome import Options, Outcome, ReferenceUnreadable, rejected
+from .compare.quantity_names import name_key, same_family, same_quantity_name
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
@@ -74,8 +74,8 @@ def response_pieces(response: str, expected: Optional[str], answer: Optional[Ans
                     ) -> Tuple[List[Piece], Dict[str, Answer]]:
     """(the items of the final answer in the order written; label -> the reading of that labelled part).
     ``answer`` is the response's final answer when the caller has read it already."""
-    from .extract import extract_answer
-    from .labels import labelled_groups
+    from .read.extract import extract_answer
+    from .read.labels import labelled_groups
     groups = {str(order): extract_answer(text, expected).answer for order, text in labelled_groups(response)}
     tabled = _table_pieces(response, expected)
     if tabled is not None:
@@ -97,9 +97,9 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
     """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
     row. A header row (no digit in any cell) names the columns and a leading number labels its row
     (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
-    from .locate import final_answer
-    from .reading import read_answer
-    from .trailing_units import is_numeric
+    from .read.locate import final_answer
+    from .read.reading import read_answer
+    from .read.trailing_units import is_numeric
     texts, _ = final_answer(response) if isinstance(response, str) else ([], '')
     if not any(_TABLE_RE.search(t) for t in texts):
         return None
@@ -125,7 +125,7 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     """Each reference part's outcome against the pieces that answer it (see the module docstring).
 
     ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
-    from .compare import compare, name_of
+    from .compare.answers import compare, name_of
     options = replace(options, ordered=False)
     if not any(isinstance(r, Unreadable) and r.why == 'piecewise' for r in references):
         pieces = [b for p in pieces for b in _branch_pieces(p)]
@@ -183,8 +183,8 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
 def _branch_pieces(piece: Piece) -> List[Piece]:
     """A piecewise piece as one piece per branch (``E(r) = a`` for ``r < R``, ...) when no reference part is
     piecewise: the parts then ask for the branches one by one (the field in each region)."""
-    from .piecewise import branches
-    from .reading import read_answer
+    from .read.piecewise import branches
+    from .read.reading import read_answer
     answer = piece.answer
     read = branches(answer.raw) if isinstance(answer, Unreadable) and answer.why == 'piecewise' else None
     if read is None:
@@ -201,7 +201,7 @@ def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:
     Why: paired as one row, such a part took one piece and left its sibling results unpaired, so a
     right ``a = 3p_cV_c^2,\\ b = V_c/3`` was ``1 answers for 2``. The part is still compared as a whole
     (its reference list against all the pieces of its rows), so nothing is accepted piece by piece."""
-    from .compare import name_of
+    from .compare.answers import name_of
     rows: List[Answer] = []
     owner: List[int] = []
     for i, reference in enumerate(references):
@@ -245,7 +245,7 @@ def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]]
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:
     """The label of each reference part as a group key: the dataset's own labels, else the part's
     place when the response labels exactly as many parts; None when parts are paired by content."""
-    from .labels import label_key, label_orders
+    from .read.labels import label_key, label_orders
     keys = [label_key(label) for label in labels] if len(labels) == n else []
     if groups and keys and all(keys):
         orders = label_orders(keys)
@@ -271,7 +271,7 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
            options: Options, names_only: bool = False) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
     """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
     outcomes compared on the way (``names_only``: only the names are compared)."""
-    from .compare import compare, name_of
+    from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     n, m = len(references), len(pieces)
     band = None if n * m <= MAX_PAIRS else max(2.0, MAX_PAIRS / (2.0 * n))
@@ -387,7 +387,7 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     before every answer (intermediate results written first) are commentary, compared with nothing --
     except a definition of a sibling of the quantities asked that the answer never uses (``\\omega_3``
     beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``."""
-    from .compare import name_of
+    from .compare.answers import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
     candidates: Dict[int, List[int]] = {}
@@ -425,8 +425,8 @@ def _used_elsewhere(name: str, pieces: Sequence[Piece], j: int) -> bool:
 
 def _commentary(answer: Answer) -> bool:
     """Words, a condition (``|x| < 1``) or a part's label left standing (``\\text{(b)}``): beside an answer, not one."""
-    from .compare import CONDITIONS
-    from .labels import is_label
+    from .compare.answers import CONDITIONS
+    from .read.labels import is_label
     return isinstance(answer, Text) or (isinstance(answer, Relation) and answer.kind in CONDITIONS) \
         or (isinstance(answer, Value) and is_label(answer.latex))
 

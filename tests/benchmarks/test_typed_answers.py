@@ -11,7 +11,7 @@ from evalscope_phys.benchmarks.typed_answers import (
     AnswerPart, absolute_to_relative, build_parts, number_value, parse_answer_types, score_typed_parts, split_labels,
 )
 from evalscope_phys.scoring.answer import Choice, Interval, Truth, Value
-from evalscope_phys.scoring.extract import read_answer, reference_parts
+from evalscope_phys.scoring.read.extract import read_answer, reference_parts
 
 
 def score_part(part, answer):

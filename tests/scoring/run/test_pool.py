@@ -82,7 +82,7 @@ def test_workers_preimport_sympy_and_the_engine():
     import evalscope_phys.scoring.engine  # noqa: F401
     from evalscope_phys.scoring.run.pool import configure_pool
     configure_pool(default_worker_count())  # fresh workers, whatever booted the pool before this test
-    assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare').value == [True, True]
+    assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare.answers').value == [True, True]
 
 
 def test_the_deadline_fires_on_a_slow_function():

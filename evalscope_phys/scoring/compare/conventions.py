@@ -1,0 +1,46 @@
+"""Thermal notation physicists read as one: ``\\beta = 1/kT`` and Kittel's ``\\tau = kT``.
+
+Why: ``e^{-\\beta\\varepsilon}`` against ``e^{-\\varepsilon/\\tau}`` (Kittel's fundamental temperature) is one
+value, but ``\\beta`` is also ``v/c`` and ``\\tau`` a lifetime or a torque, so the convention applies only
+
+* when exactly one side writes the symbol and the other writes the temperature it stands for
+  (``\\tau``, or ``T`` with ``k``/``k_B``) and none of the symbol itself, while the side with the symbol
+  writes no ``T`` (nor ``\\tau`` for ``\\beta``): one notation against the other, never a mixture;
+* ``\\tau`` is a temperature only when the question writes ``\\tau`` itself (else a lifetime, a torque);
+* never for a symbol the question defines or gives a value (its definition is :mod:`.definitions`').
+"""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import sympy
+
+from ..read.definitions import Givens
+
+BOLTZMANN = ('k', 'k_B')
+
+
+def thermal(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Givens]) -> Optional[Tuple]:
+    """``(reference, answer, names)`` with one side rewritten in the other's thermal notation, or None."""
+    defined = set()
+    if givens is not None:
+        defined = {n for n, _ in givens.definitions} | {n for n, _, _ in givens.values} | set(givens.conflicting)
+    sides = [reference, answer]
+    names = [{s.name: s for s in side.free_symbols} for side in sides]
+    for i in (0, 1):
+        mine, other = names[i], names[1 - i]
+        k = next((other[n] for n in BOLTZMANN if n in other), None)
+        if 'beta' in mine and 'beta' not in other and 'beta' not in defined and 'T' not in mine and 'tau' not in mine:
+            if 'tau' in other and 'T' not in other and givens is not None and givens.mentions('tau'):
+                value = 1 / other['tau']
+            elif 'T' in other and k is not None:
+                value = 1 / (k * other['T'])
+            else:
+                continue
+            sides[i] = sides[i].xreplace({mine['beta']: value})
+            return sides[0], sides[1], ('beta',)
+        if 'tau' in mine and 'tau' not in other and 'tau' not in defined and 'T' not in mine and 'T' in other \
+                and k is not None and givens is not None and givens.mentions('tau'):
+            sides[i] = sides[i].xreplace({mine['tau']: k * other['T']})
+            return sides[0], sides[1], ('tau',)
+    return None

@@ -1,0 +1,69 @@
+"""What a comparison returns, and the options it takes: the comparator's small shared vocabulary."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from ..read.definitions import Givens
+
+
+STRICT_RTOL = 1e-6
+"""Numbers (after unit conversion) closer than this, relatively, are the same answer."""
+LENIENT_RTOL = 1e-2
+"""Default relative tolerance of the lenient verdict."""
+
+
+class ReferenceUnreadable(Exception):
+    """The reference cannot be read: the answer is unscored (reason ``unparseable_reference``)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to compare: the record's tolerance, a unit given apart, list order, whether to compute EED,
+    and what the problem and the answer define (:mod:`.definitions`; None: no question given)."""
+
+    tolerance: Optional[float] = None
+    unit: str = ''
+    ordered: bool = False
+    eed: bool = True
+    givens: Optional[Givens] = None
+
+    @property
+    def rtol(self) -> float:
+        return LENIENT_RTOL if self.tolerance is None else max(float(self.tolerance), STRICT_RTOL)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict on one (reference, answer) pair; ``parts`` holds the per-reference outcomes of a list."""
+
+    strict: bool
+    lenient: bool
+    reason: str
+    eed: Optional[float] = None
+    detail: str = ''
+    error: Optional[float] = None
+    parts: Tuple['Outcome', ...] = ()
+    answer: str = ''
+    """The answer part this outcome judged (for the parts of a list)."""
+
+
+def rejected(reason: str, detail: str = '', eed: Optional[float] = 0.0) -> Outcome:
+    return Outcome(False, False, reason, eed, detail)
+
+
+def accepted(reason: str, detail: str = '', error: float = 0.0) -> Outcome:
+    return Outcome(True, True, reason, 100.0, detail, error)
+
+
+UNDECIDED = 'undecided'
+
+
+UNSUPPORTED_STRUCTURES = frozenset({'piecewise', 'determinant', 'relation_chain'})
+
+
+"""Structures the extractor recognises but the comparator does not represent: undecided, not wrong."""

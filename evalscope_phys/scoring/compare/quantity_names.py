@@ -1,0 +1,143 @@
+"""Whether two left-hand sides name the same quantity: ``T`` and ``N`` do not, ``v_{A}`` and ``v_A`` do.
+
+One home for the name comparison; besides formatting it forgives only the curated aliases of
+:mod:`.aliases` (``k_B`` for ``k``, ``m_{K^-}`` for ``m_K``), never a different letter.
+"""
+from __future__ import annotations
+
+import re
+
+from typing import TYPE_CHECKING, FrozenSet, Optional, Sequence
+
+from .aliases import canonical_symbol, plain_name
+
+if TYPE_CHECKING:
+    from ..read.definitions import Givens
+
+_SPACING_RE = re.compile(r'\\[,;:! ]|\\quad|\\qquad|\s+')
+_WRAPPER_RE = re.compile(r'\\(?:mathrm|text|textrm|operatorname|rm)\s*\{([^{}]*)\}')
+_SINGLE_GROUP_RE = re.compile(r'([_^])\{(\\?[A-Za-z0-9]+|.)\}')
+_SIZING_RE = re.compile(r'\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])')
+_BOLD_RE = re.compile(r'\\(?:mathbf|boldsymbol|bm|vec)\s*\{([^{}]*)\}|\\(?:rm|bf)(?![A-Za-z])|&')
+#: a mean written with angle brackets or a long bar (the whole name): the same mean as ``\\bar{X}``
+_MEAN_RE = re.compile(r'^\\langle([^{}<>]+?)\\rangle$|^\\overline\{([^{}]+)\}$')
+_ARGUMENTS_RE = re.compile(r'\((?:[^()]|\([^()]*\))*\)$')
+_PRIME_RE = re.compile(r"([_^](?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))('+)")
+
+
+def name_key(name: str) -> str:
+    """The name with formatting removed: spacing, ``\\mathrm``/``\\text``/bold wrappers, alignment ``&``,
+    braces around a one-token sub- or superscript, ``\\left``/``\\right``, where a prime stands, and how a
+    mean is written (``\\langle E\\rangle``, ``\\overline{E}`` and ``\\bar{E}`` are one mean)."""
+    key = _BOLD_RE.sub(lambda m: m.group(1) or '', plain_name(name))  # h_{\rmmax}: the reader glued \rm to max
+    key = _SIZING_RE.sub('', _SPACING_RE.sub('', key))
+    key = _MEAN_RE.sub(lambda m: '\\bar{%s}' % (m.group(1) or m.group(2)), key)  # <E>, \overline{E}: \bar{E}
+    key = _PRIME_RE.sub(r'\2\1', key)  # p_\phi' is p'_\phi
+    for _ in range(3):
+        unwrapped = _WRAPPER_RE.sub(r'\1', key)
+        unwrapped = _SINGLE_GROUP_RE.sub(r'\1\2', unwrapped)
+        if unwrapped == key:
+            break
+        key = unwrapped
+    return key
+
+
+def same_quantity_name(a: str, b: str) -> bool:
+    """True when both left-hand sides name the same quantity up to formatting, or one is the other
+    written with its arguments (an empty name matches anything: a bare value names no quantity)."""
+    if not a or not b:
+        return True
+    key_a, key_b = name_key(a), name_key(b)
+    if key_a == key_b or canonical_symbol(a) == canonical_symbol(b):
+        return True
+    bare_a, bare_b = _ARGUMENTS_RE.sub('', key_a), _ARGUMENTS_RE.sub('', key_b)
+    # D(r) is the field D written as a function; P(s_x) and P(s_z) are two quantities
+    return bool(bare_a) and bare_a == bare_b and (bare_a == key_a or bare_b == key_b)
+
+
+def same_family(a: str, b: str) -> bool:
+    """True when two different names are one symbol with different numbered subscripts (``\\omega_1``
+    and ``\\omega_3``): a third frequency beside the two asked is a candidate answer, not commentary.
+    Lettered subscripts name other quantities (``\\beta_c`` beside ``\\beta_0``: the centre of mass's)."""
+    key_a, key_b = name_key(a), name_key(b)
+    if key_a == key_b:
+        return False
+    base_a, _, sub_a = key_a.partition('_')
+    base_b, _, sub_b = key_b.partition('_')
+    return bool(base_a) and base_a == base_b and sub_a.isdigit() and sub_b.isdigit()
+
+
+_DECORATION_RE = re.compile(r"'|\\(?:bar|hat|dot|ddot|tilde|overline|vec|widetilde|widehat)(?![A-Za-z])|[()\[\]|,;=]")
+_SUBSCRIPT_TAIL_RE = re.compile(r'_(?:\{([^{}]+)\}|(\\[A-Za-z]+|[A-Za-z0-9]+))$')
+_WORD_SUPERSCRIPT_TAIL_RE = re.compile(r'\^(?:\{([A-Za-z]+)\}|([A-Za-z]+))$')
+#: subscripts that name a component of a vector (``B_z`` beside ``B``), not a description of the quantity
+_COMPONENTS = r'[xyzrtn]|\\(?:theta|phi|varphi|rho|perp|parallel)'
+#: a letter the question writes in italics outside math (Yale's ``_h_ above the floor``)
+_ITALIC_RE = re.compile(r'(?<![A-Za-z0-9_])_([A-Za-z])_(?![A-Za-z0-9])')
+_LETTERS_SUBSCRIPT_RE = re.compile(r'^(\\?[A-Za-z]+)_(?:\{([A-Za-z]+)\}|([A-Za-z]+))$')
+
+
+def problem_tie(reference: str, answer: str, values: Sequence[str], givens: Optional['Givens']) -> Optional[str]:
+    """How the problem ties two different names to one quantity, or None (the judge decides).
+
+    Why: "find the maximum height" is answered ``h_{max} = ...`` where the reference writes ``h``;
+    ``v_T`` abbreviates ``v_{term}``. Only two shapes tie, on one letter: the other name with a descriptive
+    sub- or superscript added (``h``/``h_{max}``, ``E_n``/``E_n^{Ps}``; never a number, prime or accent:
+    ``v_0``, ``E'``, ``\\dot{S}`` are other quantities), or a word subscript and its abbreviation
+    (``f_m``/``f_{mirror}``; never ``E_{min}``/``E_{max}`` or ``v_A``/``v_B``). And only when a question
+    is given and nothing in the problem makes the answer's name another quantity: the question writes no
+    other symbol on that letter beside the two names, the answer defines none, and neither value
+    (``values``: both sides' LaTeX) uses the answer's name (``T = T/2^{1/3}`` for ``T_f``).
+    """
+    if givens is None or not givens.question:
+        return None
+    ref_key, ans_key = name_key(reference), name_key(answer)
+    if ref_key == ans_key or _DECORATION_RE.search(ref_key + ans_key):
+        return None
+    how = _decorated(ref_key, ans_key) or _abbreviated(ref_key, ans_key)
+    base = _sympy_name(re.match(r'\\[A-Za-z]+|[A-Za-z]|', ans_key).group(0)) if how else None
+    if base is None:
+        return None
+    own = _sympy_name(answer) or _sympy_name(ans_key) or ans_key
+    if any(own in _free_names(v) for v in values):
+        return None
+    from ..read.definitions import question_symbols
+    written = question_symbols(givens.question_text) | set(_ITALIC_RE.findall(givens.question_text)) \
+        | {n for n, _ in givens.answer}
+    if {n for n in written if n == base or n.startswith(base + '_')} - {own, _sympy_name(ref_key)}:
+        return None  # the problem writes other quantities on this letter: which one the answer names is open
+    return how
+
+
+def _decorated(a: str, b: str) -> Optional[str]:
+    """'decorated' when one key is the other with a descriptive sub- or superscript added."""
+    short, long = sorted((a, b), key=len)
+    if not long.startswith(short):
+        return None
+    tail = long[len(short):]
+    sub = _SUBSCRIPT_TAIL_RE.fullmatch(tail)
+    if sub and '_' not in short:
+        script = sub.group(1) or sub.group(2)
+        return None if re.fullmatch(r'[0-9]+|' + _COMPONENTS, script) else 'decorated'
+    sup = _WORD_SUPERSCRIPT_TAIL_RE.fullmatch(tail)
+    return 'decorated' if sup and '^' not in short else None
+
+
+def _abbreviated(a: str, b: str) -> Optional[str]:
+    """'abbreviated' when both keys are one letter with a word subscript, one the other's abbreviation."""
+    ma, mb = _LETTERS_SUBSCRIPT_RE.match(a), _LETTERS_SUBSCRIPT_RE.match(b)
+    if not (ma and mb) or ma.group(1) != mb.group(1):
+        return None
+    short, long = sorted(((ma.group(2) or ma.group(3)).lower(), (mb.group(2) or mb.group(3)).lower()), key=len)
+    return 'abbreviated' if len(long) >= 3 and long != short and long.startswith(short) else None
+
+
+def _sympy_name(key: str) -> Optional[str]:
+    """The SymPy name the engine's reader gives a name (``h_{max}`` -> ``h_max``), or None."""
+    from ..read.definitions import _symbol_name
+    return _symbol_name(key) if key else None
+
+
+def _free_names(latex: str) -> FrozenSet[str]:
+    from ..read.definitions import _free_names as free
+    return free(latex) or frozenset()

@@ -1,0 +1,136 @@
+"""Relations and intervals compared: kind and direction first, then the sides, then ``lhs - rhs``.
+
+``x < 1`` and ``-x > -1`` are one inequality (``lhs - rhs`` up to a *positive* factor); ``x^2 + y^2 = 1``
+and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5`` is never ``x = 5``.
+"""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import sympy
+
+from . import answers as compare
+from . import numeric
+from ..answer import Answer, Collection, Definition, Interval, Relation, Value
+from .values import eed_distance, read_expression, read_expression_safely, special_symbols
+from ..read.latex import LatexError
+from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
+
+SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
+"""Relations whose sides may be swapped."""
+EQUALITY_LIKE = frozenset({'=', 'approx', 'sim'})
+"""``=``, ``\\approx`` and ``\\sim`` between the same two sides state the same result: a physicist
+writes ``\\Gamma_1/\\Gamma_2 \\approx 0`` for ``= 0``."""
+
+
+def compare_relation(reference: Relation, answer: Answer, options: Options) -> Outcome:
+    """Same kind and direction; the sides compared side by side, or (no units) ``lhs - rhs`` up to a
+    constant factor (positive for inequalities: ``x < 1`` is ``-x > -1``, not ``x > 1``)."""
+    if isinstance(answer, Definition):
+        answer = Relation('approx' if answer.approximate else '=', Value(answer.name), answer.value) \
+            if answer.name else answer.value
+    if not isinstance(answer, Relation):
+        return rejected('not_equivalent', 'not a relation' if reference.kind != '=' else 'not an equation')
+    kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
+    if not kind_matches:
+        return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
+    side_by_side = _sides(reference, answer, options, swapped=False)
+    if side_by_side.strict:
+        return side_by_side
+    if reference.kind in SYMMETRIC:
+        swapped = _sides(reference, answer, options, swapped=True)
+        if swapped.strict:
+            return swapped
+        side_by_side = swapped if swapped.lenient and not side_by_side.lenient else side_by_side
+    if reference.kind in ('to', 'propto'):
+        return _propto(reference, answer, options) if reference.kind == 'propto' else side_by_side
+    difference = _difference(reference, answer, options)
+    if difference is None:
+        return side_by_side
+    if difference.strict or (difference.lenient and not side_by_side.lenient):
+        return difference
+    return side_by_side if side_by_side.lenient else difference
+
+
+def _sides(reference: Relation, answer: Relation, options: Options, swapped: bool) -> Outcome:
+    left, right = (answer.right, answer.left) if swapped else (answer.left, answer.right)
+    outcomes = [compare.dispatch(reference.left, left, options), compare.dispatch(reference.right, right, options)]
+    if all(o.strict for o in outcomes):
+        return accepted(outcomes[1].reason)
+    if all(o.lenient for o in outcomes):
+        return Outcome(False, True, next(o.reason for o in outcomes if not o.strict), 0.0)
+    return rejected('not_equivalent', 'different sides', eed=None)
+
+
+def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sympy.Expr, sympy.Expr]]:
+    sides = []
+    for side in (relation.left, relation.right):
+        if not isinstance(side, Value) or side.unit is not None:
+            return None
+        if reference:
+            try:
+                sides.append(read_expression(side.latex, reference=True))
+            except (LatexError, ReferenceUnreadable):
+                return None
+        else:
+            expr, _ = read_expression_safely(side.latex)
+            if expr is None:
+                return None
+            sides.append(expr)
+    return sides[0], sides[1]
+
+
+def _difference(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
+    if ref_sides is None or ans_sides is None:
+        return None
+    f, g = ref_sides[1] - ref_sides[0], ans_sides[1] - ans_sides[0]
+    positive = reference.kind in ('<', '<=', 'll')
+    special = special_symbols(f) | special_symbols(g)
+    if f == g or (not positive and f == -g):
+        return accepted('equivalent', 'the same relation')
+    if special:
+        return rejected(UNDECIDED, 'relation between values the engine cannot look inside', eed=eed_distance(f, g, options))
+    sampled = numeric.proportional(f, g, positive)
+    eed = eed_distance(f, g, options)
+    if sampled is None:
+        return rejected(UNDECIDED, 'no sample point defined', eed=eed)
+    if sampled.worst <= numeric.EQUAL_RTOL:
+        return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
+    if sampled.worst <= options.rtol:
+        return Outcome(False, True, 'within_tolerance', eed, 'the same relation within tolerance', sampled.worst)
+    return rejected('not_equivalent', 'a different relation', eed=eed)
+
+
+def _propto(reference: Relation, answer: Relation, options: Options) -> Outcome:
+    left = compare.dispatch(reference.left, answer.left, options)
+    ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
+    if not left.strict or ref_sides is None or ans_sides is None:
+        return rejected('not_equivalent', 'a different proportionality')
+    sampled = numeric.proportional(ref_sides[1], ans_sides[1], positive=False)
+    if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL:
+        return accepted('equivalent_numerically', 'proportional to the same expression')
+    return rejected('not_equivalent', 'proportional to another expression')
+
+
+def compare_intervals(reference: Interval, answer: Answer, options: Options) -> Outcome:
+    if isinstance(answer, Definition):
+        answer = answer.value
+    if isinstance(answer, Collection) and answer.kind == 'tuple' and len(answer.items) == 2:
+        answer = Interval(((False, answer.items[0], answer.items[1], False),))
+    if not isinstance(answer, Interval):
+        return rejected('not_equivalent', 'not an interval')
+    if len(answer.pieces) != len(reference.pieces):
+        return rejected('count_mismatch', f'{len(answer.pieces)} intervals for {len(reference.pieces)}')
+    strict = lenient = True
+    for (rl, ra, rb, rr), (al, aa, ab, ar) in zip(reference.pieces, answer.pieces):
+        if (rl, rr) != (al, ar):
+            return rejected('not_equivalent', 'different brackets')
+        for ref_end, ans_end in ((ra, aa), (rb, ab)):
+            outcome = compare.dispatch(ref_end, ans_end, options)
+            strict, lenient = strict and outcome.strict, lenient and outcome.lenient
+    if strict:
+        return accepted('equivalent', 'the same interval')
+    if lenient:
+        return Outcome(False, True, 'within_tolerance', 0.0, 'end points within tolerance')
+    return rejected('not_equivalent', 'different end points')

@@ -1,0 +1,139 @@
+"""Checks on the other items of a part that holds several values: they must not change the answer.
+
+Why: a part may carry, beside its answer, the earlier links of the chain that ends in it, definitions
+and conditions (:func:`~.compare._the_answer_among` tells them apart). Those are allowed only if they
+leave the answer as stated: a chain whose links do not hold (``v = 2 + 3 = 4``, ``\\sqrt{2gh} =
+\\sqrt{3gh}``) is no derivation of its last value, and a number given to a symbol of the reference
+(``y = \\frac{1}{(1-x)^2},\\ x = 0``) turns a formula into one of its values, unless the question gave
+that number (a restated given).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Optional, Sequence
+
+import sympy
+
+from ..answer import Alternatives, Answer, Collection, Definition, Relation, Value
+from .values import expressions, read_expression_safely
+from .outcome import Options
+from ..read.trailing_units import is_numeric
+
+NUMBER_LINK_RTOL = 0.05
+"""Numbers in a chain may be rounded from one link to the next (``= 0.1573 \\approx 0.16``); a link
+between numbers that differ by more than this does not hold."""
+MAX_LINKS = 6
+"""Links beyond this are not checked (cost)."""
+
+
+def broken_link(members: Sequence[Answer], approximate: bool, options: Options) -> Optional[str]:
+    """The first link ``a = b`` of a chain that checkably does not hold, or None.
+
+    Checked are links between two plain numbers (within :data:`NUMBER_LINK_RTOL`) and, in a chain of
+    ``=`` only, links between two expressions in the same symbols. A link that substitutes a value or
+    a definition (other symbols on each side, units) cannot be checked and is allowed, as before."""
+    quiet = replace(options, eed=False, givens=None)
+    for left, right in list(zip(members, members[1:]))[:MAX_LINKS]:
+        if not (isinstance(left, Value) and isinstance(right, Value)) or left.unit or right.unit:
+            continue
+        a, _ = read_expression_safely(left.latex)
+        b, _ = read_expression_safely(right.latex)
+        if a is None or b is None or not isinstance(a, sympy.Expr) or not isinstance(b, sympy.Expr):
+            continue
+        if a.free_symbols != b.free_symbols:
+            continue
+        if not a.free_symbols:
+            if _numbers_differ(a, b):
+                return f'{left.latex} = {right.latex} does not hold'
+            continue
+        if approximate:
+            continue  # a series expansion or a limit between two formulas: not an identity
+        outcome = expressions(a, b, replace(quiet, tolerance=None))
+        if not outcome.lenient and outcome.reason == 'not_equivalent':
+            return f'{left.latex} = {right.latex} does not hold'
+    return None
+
+
+def _numbers_differ(a: sympy.Expr, b: sympy.Expr) -> bool:
+    try:
+        x, y = complex(a), complex(b)
+    except (TypeError, ValueError):
+        return False
+    scale = max(abs(x), abs(y))
+    return scale > 0 and abs(x - y) > NUMBER_LINK_RTOL * scale
+
+
+def specialises(reference: Answer, item: Answer, options: Options) -> bool:
+    """Whether ``item`` gives a number to a symbol the reference's value is written in (``x = 0``
+    beside ``y = \\frac{1}{(1-x)^2}``) that the question does not give: the answer is then that value
+    at one point, not the formula asked."""
+    if not isinstance(item, Definition) or not isinstance(item.value, Value) or not is_numeric(item.value.latex):
+        return False
+    symbol, _ = read_expression_safely(item.name)
+    if not isinstance(symbol, sympy.Symbol) or symbol not in _reference_symbols(reference):
+        return False
+    return not _given_by_question(symbol.name, item.value, options)
+
+
+def _reference_symbols(reference: Answer) -> frozenset:
+    if isinstance(reference, Definition):
+        reference = reference.value
+    sides = (reference.left, reference.right) if isinstance(reference, Relation) else (reference,)
+    found = set()
+    for side in sides:
+        if isinstance(side, Value):
+            expr, _ = read_expression_safely(side.latex)
+            if isinstance(expr, sympy.Expr):
+                found |= expr.free_symbols
+    return frozenset(found)
+
+
+def _given_by_question(name: str, value: Value, options: Options) -> bool:
+    """A restated given: the question gives ``name`` the same number."""
+    if options.givens is None:
+        return False
+    stated, _ = read_expression_safely(value.latex)
+    for given, number, _unit in options.givens.values:
+        if given != name:
+            continue
+        expected, _ = read_expression_safely(number)
+        if stated is not None and expected is not None and not _numbers_differ(stated, expected):
+            return True
+    return False
+
+
+_OTHERWISE_RE = re.compile(r'^\\(?:text|mbox|textrm)\s*\{\s*(?:otherwise|elsewhere)\s*[.,;]?\s*\}\s*[.,;]?$', re.I)
+
+
+def otherwise_branch(item: Answer, name: str) -> bool:
+    """Whether ``item`` is the other branch of the answer ``name`` (``p(x) = 0\\text{ otherwise}`` after
+    ``p(x) = \\ldots,\\ |x| \\le a``): the answer's domain stated, not a second value."""
+    if not isinstance(item, Definition) or not isinstance(item.value, Value) or item.name != name:
+        return False
+    value = item.value
+    tail = value.unit.text if value.unit is not None else ''
+    if not tail:
+        m = re.search(r'\\(?:text|mbox|textrm)\s*\{[^{}]*\}\s*[.,;]?\s*$', value.latex)
+        tail = m.group(0) if m else ''
+    return bool(_OTHERWISE_RE.match(tail.strip()))
+
+
+_PM_NAME_RE = re.compile(r'\\pm(?![A-Za-z])')
+
+
+def named_branches(reference: Answer) -> Optional[Collection]:
+    """``n_\\pm = 1 \\pm x`` as the two results it names, ``n_+ = 1 + x`` and ``n_- = 1 - x``, or None.
+
+    Why: a model that writes the branches on their own (``n_+ = \\ldots,\\ n_- = \\ldots``) gives both
+    values asked, each under its own name; compared as one ``\\pm`` answer it was two answers for one.
+    Only a name with one ``\\pm`` and a value with ``\\pm`` (never ``\\mp``) are split: the upper sign of
+    the name goes with the first branch, as the reader orders them."""
+    if not isinstance(reference, Definition) or not isinstance(reference.value, Alternatives) \
+            or reference.value.kind != 'pm' or len(reference.value.options) != 2 or reference.steps:
+        return None
+    if len(_PM_NAME_RE.findall(reference.name)) != 1:
+        return None
+    upper, lower = (_PM_NAME_RE.sub(sign, reference.name) for sign in ('+', '-'))
+    return Collection('list', tuple(Definition(name, option, reference.approximate)
+                                    for name, option in zip((upper, lower), reference.value.options)))

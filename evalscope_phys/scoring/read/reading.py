@@ -1,0 +1,243 @@
+"""What a located answer means, at the level of its structure: blocks, ``or`` lists, lists of answers.
+
+The reader of the one extractor (:func:`read_answer`): ``aligned``/``cases`` blocks and matrices,
+``or`` alternatives, ``,``/``;``/``\\quad``/``and`` lists with side conditions dropped; each item is
+then read by :mod:`.relations` and :mod:`.values`.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from . import relations
+from . import values
+from ..answer import Alternatives, Answer, Collection, Empty, Text, Unreadable
+from .notation import BACKSLASH_SPACE_RE, clean, plain_operators, to_latex
+from .scan import despace, group_at, top_level_split
+from .words import is_prose, words_of
+
+MAX_ANSWER_CHARS = 10_000
+"""A located final answer longer than this is refused as the model's failure (real ones reach 1,600)."""
+MAX_ITEMS = 64
+"""Parts of one answer (list items, alternatives, matrix entries) beyond this are refused."""
+LIST_SEPARATORS = (',', ';', ' and ', '\\quad', '\\qquad', '\\text{and}', '\\text{ and }', '\\text{ and}', '\\text{and }',
+                   '\\\\', '\n', '\\mbox{ and }', '\\textrm{ and }')
+
+
+OR_SEPARATORS = ('\\text{ or }', '\\text{or}', '\\text{ or}', '\\text{or }', '\\mbox{ or }', '\\textrm{ or }',
+                 '\\lor', '\\vee', ' or ')
+
+
+_CONDITION_RE = re.compile(r'^\s*(\\text\s*\{\s*|\\mbox\s*\{\s*|\\textrm\s*\{\s*)?(for|when|if|where|with|since|as|'
+                           r'assuming|provided|given|because|which|so|i\.e\.|e\.g\.|approximately|approx)\b', re.I)
+
+
+_MARKDOWN_BOLD_RE = re.compile(r'\*\*([A-Za-z][A-Za-z :]{0,60}:?)\*\*')
+
+
+def read_answer(text: str, expected: Optional[str] = None) -> Answer:
+    """What a located answer text means (see the module docstring)."""
+    text = clean(BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
+    if len(text) > MAX_ANSWER_CHARS:
+        return Unreadable('answer_too_large', text[:200])
+    text = clean(plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text)))
+    if not text:
+        return Empty()
+    if len(text) > MAX_ANSWER_CHARS:
+        return Unreadable('answer_too_large', text[:200])
+    text = drop_alignment(text)
+    if expected == 'TF':
+        return values.read_truth(text)
+    if expected == 'MC':
+        return values.read_choice(text)
+    return read_structure(text, expected, 0)
+
+
+def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
+    text = relations.drop_lead_prose(clean(text))
+    if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
+        return Empty()
+    if depth > 8:
+        return Unreadable('too_deep', text)
+    rows = environment_rows(text)
+    if rows is not None:
+        if isinstance(rows, Answer.__args__):  # a matrix
+            return rows
+        return _several([read_structure(r, expected, depth + 1) for r in rows], 'list')
+    options = [o for o in top_level_split(text, OR_SEPARATORS) if o.strip()]
+    if len(options) > 1 and not is_prose(text.replace('\\text{ or }', ' ')):
+        read: List[Answer] = []
+        for option in options:  # "21, 16 or 11": three alternatives
+            item = read_structure(option, expected, depth + 1)
+            read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
+        return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
+    items = [i for i in list_items(text) if i.strip()]
+    if len(items) > 1 and not all(is_prose(i) for i in items):
+        read = [read_structure(i, expected, depth + 1) for i in items]
+        return _several(read, 'list')
+    sentence = relations.claim(text)
+    if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
+        return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
+    if is_prose(text) and not has_relation(text):
+        return Text(words_of(text), text)
+    return relations.read_item(items[0] if items else text, expected, depth)
+
+
+def _several(items: Sequence[Answer], kind: str) -> Answer:
+    kept = [i for i in items if not isinstance(i, Empty)]
+    if len(kept) > MAX_ITEMS:
+        return Unreadable('too_many_parts')
+    if not kept:
+        return Empty()
+    return kept[0] if len(kept) == 1 else Collection(kind, tuple(kept))
+
+
+_ENV_RE = re.compile(r'\\begin\s*\{([A-Za-z]+\*?)\}(\s*\{[^{}]*\})?')
+
+
+_MATRIX_ENVS = frozenset({'pmatrix', 'bmatrix', 'Bmatrix', 'matrix', 'smallmatrix', 'vmatrix', 'Vmatrix'})
+
+
+def environment_rows(text: str):
+    """Lines of an ``aligned``/``cases``/``array`` block, a matrix answer, or None."""
+    m = _ENV_RE.search(text)
+    if not m:
+        return None
+    name = m.group(1)
+    end = text.rfind('\\end')
+    if end < m.end():
+        return None
+    inner, nested = _mask_environments(text[m.end():end])  # a cases block inside an aligned one is one row
+    before, after = text[:m.start()].strip(), re.sub(r'^\\end\s*\{[A-Za-z]+\*?\}', '', text[end:]).strip()
+    rows = [r for r in top_level_split(inner, ('\\\\',)) if r.strip()]
+    rows = [re.sub(r'^\s*\[[^\]]*\]', '', r) for r in rows]  # \\[1mm]
+    bracketed = before.replace('\\left', '').strip() in ('(', '[') and after.replace('\\right', '').strip() in (')', ']')
+    if name.rstrip('*') in _MATRIX_ENVS or (name == 'array' and bracketed):
+        if name.startswith('v') or name.startswith('V'):
+            return Unreadable('determinant', text)
+        if (before or after) and not bracketed:
+            return None  # a matrix inside an expression or a relation: read as such
+        cells = [[c for c in top_level_split(r, ('&',))] for r in rows]
+        width = len(cells[0]) if cells else 0
+        if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
+            return Unreadable('matrix_shape', text)
+        items = tuple(relations.read_item(_unmask(c, nested), None, 1) for r in cells for c in r)
+        return Collection('matrix', items, (len(cells), width))
+    if name.rstrip('*') == 'cases':
+        rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')
+                for r in rows]
+        lead = before.rstrip()
+        if lead.endswith('\\left\\{') or lead.endswith('\\{'):
+            lead = lead.rsplit('\\', 1)[0].replace('\\left', '').strip()
+        if lead:
+            return Unreadable('piecewise', text)
+    out = join_continued([_unmask(r.replace('&', ' '), nested) for r in rows])
+    if before and not before.endswith('='):
+        out = [before] + out
+    return out
+
+
+def list_items(text: str) -> List[str]:
+    """The top-level items of a list answer; an environment (a matrix) is never split inside."""
+    masked, blocks = _mask_environments(_THOUSANDS_RE.sub(lambda m: m.group(0).replace(',', ''), text))
+    if '\n' in masked or '\\\\' in masked:
+        chunks = _LINE_BREAK_RE.split(masked)
+        masked = ''.join(join_continued(chunks[::2], chunks[1::2]))
+    items = []
+    for part in top_level_split(masked, LIST_SEPARATORS):
+        part = part.strip()
+        part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
+        part = _LINE_SKIP_RE.sub('', part).strip()  # "\\\\[1mm] b = 2": the skip of the line break
+        if not part or _is_condition(part) or _SPACING_ARTIFACT_RE.match(part):
+            continue
+        items.append(_unmask(part, blocks))
+    return items
+
+
+_LINE_BREAK_RE = re.compile(r'(\n|\\\\(?:\s*\[[^\]]*\])?)')
+_CHAIN_NEXT_RE = re.compile(r'^\s*(=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z]))')
+_SUM_NEXT_RE = re.compile(r'^\s*\+')
+_SUM_MINUS_RE = re.compile(r'^\s*-(?!\s*\d)')
+
+
+def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str]:
+    """Lines of one answer with the lines that continue the one before joined to it: a line that opens
+    with ``=``/``\\approx`` is the next link of a chain (``\\Delta x_2 = \\frac{2\\pi I}{\\omega M}``, then
+    ``= \\frac{2\\pi I\\sqrt{m_1m_2}}{\\sqrt{k}M^{3/2}}``), one that opens with ``+`` the next term of a sum,
+    and one that opens with ``-`` too once such a sum runs over lines. With ``breaks`` (the text between
+    the lines) the lines and the breaks kept come back interleaved, as the text was.
+
+    Why: a long result wrapped over lines was read as several answers (``count_mismatch``), or its
+    first line alone as the answer; a new line that opens with a value (``-2``) still starts an item."""
+    out: List[str] = [lines[0]] if lines else []
+    in_sum = False
+    for k, line in enumerate(lines[1:]):
+        term = bool(_SUM_NEXT_RE.match(line) or (in_sum and _SUM_MINUS_RE.match(line))) \
+            and not has_relation(line.lstrip()[1:])  # "+ b = c" is an equation of its own
+        if out[-1].strip() and (term or _CHAIN_NEXT_RE.match(line)):
+            out[-1] = out[-1] + ' ' + line
+            in_sum = term
+            continue
+        in_sum = False
+        if breaks:
+            out.append(breaks[k])
+        out.append(line)
+    return out
+
+
+#: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
+#: between the links of a chain: layout, not an answer
+_SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\}|'
+                                  r'\\(Longrightarrow|Rightarrow|implies|therefore|iff|Leftrightarrow))$')
+
+
+_LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')
+
+
+#: ``12,000,023`` (digit groups of three after commas, no spaces) is one number, not three answers
+_THOUSANDS_RE = re.compile(r'(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d.,])')
+
+
+_BLOCK_RE = re.compile(r'\\begin\s*\{([A-Za-z]+\*?)\}.*?\\end\s*\{\1\}', re.S)
+
+
+def _mask_environments(text: str) -> Tuple[str, List[str]]:
+    """Environments replaced by placeholders, so no separator inside a matrix splits the list."""
+    blocks: List[str] = []
+    if '\\begin' not in text:
+        return text, blocks
+
+    def hide(match: 're.Match[str]') -> str:
+        blocks.append(match.group(0))
+        return '\x00%d\x00' % (len(blocks) - 1)
+    return _BLOCK_RE.sub(hide, text.replace('\x00', '')), blocks
+
+
+def _unmask(text: str, blocks: List[str]) -> str:
+    return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
+
+
+_ALIGNMENT_RE = re.compile(r'(?<!\\)&')
+
+
+def drop_alignment(text: str) -> str:
+    """Alignment marks outside any environment (``\\omega & = \\sqrt{..}``, copied out of an
+    ``aligned`` block) are layout, not meaning; inside a matrix or array they separate cells and stay."""
+    if '&' not in text:
+        return text
+    masked, blocks = _mask_environments(text)
+    return _unmask(_ALIGNMENT_RE.sub(' ', masked), blocks)
+
+
+def _is_condition(part: str) -> bool:
+    """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``."""
+    if _CONDITION_RE.match(part):
+        return True
+    group = group_at(part, 0) if part.startswith('(') else None
+    if group and group[1] == len(part) and has_relation(part[1:-1]) and '=' not in part:
+        return True
+    return False
+
+
+def has_relation(text: str) -> bool:
+    return len(top_level_split(text, tuple(relations.RELATIONS))) > 1

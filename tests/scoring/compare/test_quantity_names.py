@@ -1,0 +1,66 @@
+"""Relations know their left-hand side: a different quantity named is routed, formatting is forgiven."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalscope_phys.scoring import score_answer
+from evalscope_phys.scoring.read.definitions import Givens
+from evalscope_phys.scoring.compare.quantity_names import problem_tie, same_family, same_quantity_name
+
+CASES = json.loads((Path(__file__).parent / 'quantity_name_cases.json').read_text(encoding='utf-8'))
+
+
+@pytest.mark.parametrize('case', CASES, ids=[f"{c['reference']}|{c['answer']}" for c in CASES])
+def test_quantity_name_case(case):
+    verdict = score_answer(case['reference'], case['answer'])
+    context = f"{case['why']}: {case['reference']!r} vs {case['answer']!r} -> {verdict}"
+    assert verdict.strict == case['strict'], context
+    assert verdict.reason == case['reason'], context
+
+
+@pytest.mark.parametrize('a, b, same', [
+    ('v_{A}', 'v_A', True), (r'\left(x\right)', '(x)', True),
+    ('T', 'N', False), ('v_A', 'v_B', False), ('x', '', True), (r'E_{\text{k}}', 'E_k', True),
+    ('E_k', 'E_K', False), ('D(r)', r'\mathbf{D}', True), (r'\sigma(\theta)', r'\sigma', True),
+    ('P(s_x)', 'P(s_z)', False), (r'\lambda &', r'\lambda', True), ("p_\\phi'", "p'_\\phi", True), ('U', 'W', False),
+    (r'f_{\rmmirror}', r'f_{\rm mirror}', True), (r'h_{\rmmax}', 'h', False), (r'f_{\rmmirror}', 'f_m', False),
+    (r'\langle E\rangle', r'\overline{E}', True), (r'\left\langle E \right\rangle', r'\bar{E}', True),
+    (r'\langle E\rangle', 'E', False), (r'\bar{E}', 'E', False), (r'\langle x^2\rangle', r'\bar{x}^2', False),
+])
+def test_same_quantity_name(a, b, same):
+    assert same_quantity_name(a, b) is same
+
+
+@pytest.mark.parametrize('reference, answer, question, tie', [
+    ('h', r'h_{\rm max}', 'Find the maximum height.', 'decorated'),
+    ('h', r'h_{\rm max}', None, None),
+    (r'v_{\text{term}}', r'v_\text{T}', 'Find the terminal velocity.', 'abbreviated'),
+    (r'E_{\min}', r'E_{\max}', 'Find the energy.', None), ('v_B', 'v_A', 'Find the speeds.', None),
+    ('T', r'T_{\text{new}}', 'The gas is at $T_1$; find the temperature.', None),
+    ('T_e', 'T', 'A building at $T$ beside air at $T_0$.', None), ('v', 'v_0', 'Find the speed.', None),
+    ('B', 'B_z', 'Find the field.', None), ("E", "E'", 'Find the energy.', None), ('x', 'y', 'Find the plane.', None),
+])
+def test_problem_tie(reference, answer, question, tie):
+    """Two names the problem ties (a descriptive subscript added, a word abbreviated), and those it leaves open."""
+    givens = Givens(question_text=question or '', question=question is not None)
+    assert problem_tie(reference, answer, ('1',), givens) == tie
+
+
+def test_problem_tie_refuses_the_answers_name_in_a_value():
+    givens = Givens(question_text='A gas expands; find the final temperature.', question=True)
+    assert problem_tie('T_f', 'T', (r'\frac{T}{2}',), givens) is None
+    assert problem_tie('T_f', r'T_{\text{final}}', (r'\frac{T}{2}',), givens) == 'abbreviated'  # T is not T_final
+
+
+@pytest.mark.parametrize('a, b, family', [
+    (r'\omega_1', r'\omega_3', True), ('E_{1}', 'E_2', True), ('v_A', 'v_{B}', False), (r'\beta_0', r'\beta_c', False),
+    (r'\omega_1', r'\omega_{1}', False), (r'\omega_z', r'\omega_{\pm}', False),
+    (r'\omega_1', r'\omega', False), ('v_A', 'u_A', False), ('E', 'F', False), ('q_1', r'\omega_1', False),
+])
+def test_same_family(a, b, family):
+    """Siblings (one symbol, other numbered subscripts) are rival candidates in a multi-part answer; the same
+    name, a bare symbol or another letter is not a sibling."""
+    assert same_family(a, b) is family
