@@ -18,18 +18,25 @@ _SPACING_RE = re.compile(r'\\[,;:! ]|\\quad|\\qquad|\s+')
 _WRAPPER_RE = re.compile(r'\\(?:mathrm|text|textrm|operatorname|rm)\s*\{([^{}]*)\}')
 _SINGLE_GROUP_RE = re.compile(r'([_^])\{(\\?[A-Za-z0-9]+|.)\}')
 _SIZING_RE = re.compile(r'\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])')
-_BOLD_RE = re.compile(r'\\(?:mathbf|boldsymbol|bm|vec)\s*\{([^{}]*)\}|\\(?:rm|bf)(?![A-Za-z])|&')
+#: bold or an arrow around a name, braced (``\\vec{E}``) or on one token (``\\vec E``, ``\\mathbf\\Phi``; the
+#: reader glues ``\\vec E`` to ``\\vecE``, and ``\\bmod`` is no bold ``o``)
+_BOLD_RE = re.compile(r'\\(?:mathbf|boldsymbol|bm|vec)(?:\s*\{([^{}]*)\}|\s*(\\[A-Za-z]+)|\s*([A-Za-z0-9])(?![a-z]))'
+                      r'|\\(?:rm|bf)(?![A-Za-z])|&')
 #: a mean written with angle brackets or a long bar (the whole name): the same mean as ``\\bar{X}``
 _MEAN_RE = re.compile(r'^\\langle([^{}<>]+?)\\rangle$|^\\overline\{([^{}]+)\}$')
 _ARGUMENTS_RE = re.compile(r'\((?:[^()]|\([^()]*\))*\)$')
 _PRIME_RE = re.compile(r"([_^](?:\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z0-9]))('+)")
 
 
+def _unbold(match: 're.Match[str]') -> str:
+    return match.group(1) or match.group(2) or match.group(3) or ''
+
+
 def name_key(name: str) -> str:
     """The name with formatting removed: spacing, ``\\mathrm``/``\\text``/bold wrappers, alignment ``&``,
     braces around a one-token sub- or superscript, ``\\left``/``\\right``, where a prime stands, and how a
     mean is written (``\\langle E\\rangle``, ``\\overline{E}`` and ``\\bar{E}`` are one mean)."""
-    key = _BOLD_RE.sub(lambda m: m.group(1) or '', plain_name(name))  # h_{\rmmax}: the reader glued \rm to max
+    key = _BOLD_RE.sub(_unbold, plain_name(_BOLD_RE.sub(_unbold, name)))  # h_{\rmmax}: the reader glued \rm to max
     key = _SIZING_RE.sub('', _SPACING_RE.sub('', key))
     key = _MEAN_RE.sub(lambda m: '\\bar{%s}' % (m.group(1) or m.group(2)), key)  # <E>, \overline{E}: \bar{E}
     key = _PRIME_RE.sub(r'\2\1', key)  # p_\phi' is p'_\phi

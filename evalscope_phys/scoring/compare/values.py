@@ -17,7 +17,7 @@ from .aliases import with_aliases
 from ..answer import Unit, Value
 from ..read.canonical_parser import has_vector
 from ..read.latex import LatexError, to_sympy
-from ..read.normalize import is_opaque_name, is_vector_name
+from ..read.normalize import VECTOR, is_opaque_name, is_vector_name
 from ..read.notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .rounding import agreement, stated_number
@@ -370,6 +370,12 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
             kinds = sorted({s.name.split(':')[0] for s in ref_special ^ ans_special})
             outcome = replace(outcome, strict=False, lenient=False, reason=UNDECIDED,
                               detail='different values the engine cannot look inside: ' + ', '.join(kinds))
+    if not outcome.strict and outcome.reason != UNDECIDED and _direction_on_one_side(reference, answer, options):
+        outcome = replace(outcome, lenient=False, reason=UNDECIDED,
+                          detail='the same magnitude, a direction on one side only')
+    if not outcome.strict and outcome.reason != UNDECIDED and _azimuth_renamed(reference, answer, options):
+        outcome = replace(outcome, lenient=False, reason=UNDECIDED,
+                          detail='the same vector along e_theta on one side and e_phi on the other')
     if not outcome.strict and outcome.reason != UNDECIDED:
         convention = _equal_by_convention(reference, answer, options)
         if convention is not None:
@@ -380,6 +386,42 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
     if options.eed and outcome.eed is None:
         outcome = replace(outcome, eed=100.0 if outcome.strict else eed_distance(reference, answer, options))
     return outcome
+
+
+def _unit_vectors(expr: sympy.Expr) -> frozenset:
+    return frozenset(s for s in expr.free_symbols if s.name.startswith(VECTOR + 'e_'))
+
+
+def _direction_on_one_side(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> bool:
+    """``X e_z`` against ``X``: one side states a direction the other leaves out. Whether the plain side
+    means the magnitude of that vector is the judge's call; a different magnitude stays wrong."""
+    ref_units, ans_units = _unit_vectors(reference), _unit_vectors(answer)
+    if bool(ref_units) == bool(ans_units):
+        return False
+    directed, plain = (reference, answer) if ref_units else (answer, reference)
+    (unit,) = tuple(ref_units or ans_units) if len(ref_units | ans_units) == 1 else (None,)
+    if unit is None or has_vector(plain):
+        return False
+    magnitude, direction = directed.as_independent(unit, as_Add=False)
+    if direction != unit or has_vector(magnitude):
+        return False
+    return _expressions(plain, magnitude, options).strict
+
+
+_AZIMUTH = (frozenset({VECTOR + 'e_theta', VECTOR + 'e_vartheta'}), frozenset({VECTOR + 'e_phi', VECTOR + 'e_varphi'}))
+
+
+def _azimuth_renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> bool:
+    """Cylindrical coordinates name the azimuth theta in some books and phi in others: one vector along
+    e_theta against the same along e_phi may be right or wrong (spherical theta is not phi): the judge's call."""
+    ref_units, ans_units = _unit_vectors(reference), _unit_vectors(answer)
+    if len(ref_units) != 1 or len(ans_units) != 1:
+        return False
+    (ref_unit,), (ans_unit,) = tuple(ref_units), tuple(ans_units)
+    theta, phi = _AZIMUTH
+    if not ((ref_unit.name in theta and ans_unit.name in phi) or (ref_unit.name in phi and ans_unit.name in theta)):
+        return False
+    return _expressions(reference, answer.xreplace({ans_unit: ref_unit}), options).strict
 
 
 _CONVENTION_WORDS = "hbar is h/2pi and a bare i the imaginary unit"

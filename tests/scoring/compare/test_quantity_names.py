@@ -29,6 +29,8 @@ def test_quantity_name_case(case):
     (r'f_{\rmmirror}', r'f_{\rm mirror}', True), (r'h_{\rmmax}', 'h', False), (r'f_{\rmmirror}', 'f_m', False),
     (r'\langle E\rangle', r'\overline{E}', True), (r'\left\langle E \right\rangle', r'\bar{E}', True),
     (r'\langle E\rangle', 'E', False), (r'\bar{E}', 'E', False), (r'\langle x^2\rangle', r'\bar{x}^2', False),
+    (r'\vec E', r'\vec{E}', True), (r'\mathbf E_0', 'E_0', True), (r'\vec\Phi', r'\Phi', True),
+    (r'\mathbf{J_b}', 'J_b', True), (r'\vec E', 'F', False), (r'\vec E_0', 'E_1', False), (r'\bmod', 'o', False),
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
