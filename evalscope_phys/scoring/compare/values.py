@@ -396,19 +396,19 @@ def _direction_on_one_side(reference: sympy.Expr, answer: sympy.Expr, options: O
     """``X e_z`` against ``X``: one side states a direction the other leaves out. Whether the plain side
     means the magnitude of that vector is the judge's call; a different magnitude stays wrong."""
     ref_units, ans_units = _unit_vectors(reference), _unit_vectors(answer)
-    if bool(ref_units) == bool(ans_units):
+    units = ref_units | ans_units
+    if bool(ref_units) == bool(ans_units) or len(units) != 1:
         return False
+    (unit,) = tuple(units)
     directed, plain = (reference, answer) if ref_units else (answer, reference)
-    (unit,) = tuple(ref_units or ans_units) if len(ref_units | ans_units) == 1 else (None,)
-    if unit is None or has_vector(plain):
-        return False
     magnitude, direction = directed.as_independent(unit, as_Add=False)
-    if direction != unit or has_vector(magnitude):
+    if direction != unit or has_vector(magnitude) or has_vector(plain):
         return False
-    return _expressions(plain, magnitude, options).strict
+    pair = (magnitude, plain) if ref_units else (plain, magnitude)  # the reference first
+    return _expressions(*pair, options).strict
 
 
-_AZIMUTH = (frozenset({VECTOR + 'e_theta', VECTOR + 'e_vartheta'}), frozenset({VECTOR + 'e_phi', VECTOR + 'e_varphi'}))
+_AZIMUTH = frozenset({VECTOR + 'e_theta', VECTOR + 'e_phi'})  # the reader spells vartheta theta, varphi phi
 
 
 def _azimuth_renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> bool:
@@ -418,8 +418,7 @@ def _azimuth_renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options
     if len(ref_units) != 1 or len(ans_units) != 1:
         return False
     (ref_unit,), (ans_unit,) = tuple(ref_units), tuple(ans_units)
-    theta, phi = _AZIMUTH
-    if not ((ref_unit.name in theta and ans_unit.name in phi) or (ref_unit.name in phi and ans_unit.name in theta)):
+    if {ref_unit.name, ans_unit.name} != _AZIMUTH:
         return False
     return _expressions(reference, answer.xreplace({ans_unit: ref_unit}), options).strict
 
