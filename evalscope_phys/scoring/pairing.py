@@ -177,7 +177,56 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if outcome is None:
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
+    if not groups:  # a response labelling its parts answers each label once: (a)'s piece is no answer to (c)
+        _share_restated(references, pieces, segments, outcomes, unreadable, options)
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segments: Dict[int, List[int]],
+                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options) -> None:
+    """A part left without an answer whose reference restates another part's reference is compared with
+    what answers that part (in place).
+
+    Why: the dataset often writes one result twice (the same ``\\frac{d\\sigma}{d\\Omega} = \\ldots`` for
+    three parts, ``\\frac{1}{4}`` and ``25\\%``, a time in seconds and in minutes); one answer then answers
+    both, where the one-to-one pairing left the restatement ``no_answer``. Restating means: the two
+    references are strictly equal, and either both name the same quantity on the left, or they are written
+    differently (one value in two forms). Two identical unnamed values (``0`` and ``0``) may be two
+    quantities that happen to agree, so one unnamed ``0`` does not answer both. Only for a response
+    that labels no parts (its caller's condition)."""
+    from .compare.answers import compare, name_of
+    quiet = replace(options, eed=False)
+    for i, outcome in enumerate(outcomes):
+        if outcome is None or outcome.reason != 'no_answer' or segments.get(i):
+            continue
+        for k, items in sorted(segments.items()):
+            if k == i or not items or unreadable[k] or outcomes[k] is None:
+                continue
+            if not _restates(compare, name_of, references[i], references[k], quiet):
+                continue
+            answer = pieces[items[0]].answer if len(items) == 1 else \
+                Collection('list', tuple(pieces[j].answer for j in items))
+            shared, why = _compare(compare, references[i], answer, options)
+            if shared is None:
+                unreadable[i] = why
+                outcomes[i] = None
+            else:
+                outcomes[i] = replace(shared, answer=describe(answer))
+            break
+
+
+def _restates(compare, name_of, a: Answer, b: Answer, options: Options) -> bool:
+    """Whether reference ``a`` is reference ``b`` again (see :func:`_share_restated`)."""
+    name_a, name_b = name_of(a), name_of(b)
+    if bool(name_a) != bool(name_b) or (name_a and not same_quantity_name(name_a, name_b)):
+        return False
+    if not name_a and re.sub(r'\s+', '', describe(a)) == re.sub(r'\s+', '', describe(b)):
+        return False
+    for first, second in ((a, b), (b, a)):
+        outcome, _ = _compare(compare, first, second, options)
+        if outcome is None or not outcome.strict:
+            return False
+    return True
 
 
 def _branch_pieces(piece: Piece) -> List[Piece]:
