@@ -48,3 +48,22 @@ RESTATED = [
 def test_restated_reference_parts(references, labels, response, strict):
     verdict = score_answer(references, response, multiple='ordered', labels=labels)
     assert [bool(p.strict) for p in verdict.parts] == strict
+
+
+# A \pm piece answers two reference parts when its branches are those parts; negative rows: a branch
+# that is no part, a reference writing \pm itself, one part only.
+PLUS_MINUS = [
+    ([r's_z^2 = s_z', r'(s_x + i s_y)^3 = 0', r'(s_x - i s_y)^3 = 0'],
+     r'\boxed{s_z^2 = s_z \quad\text{and}\quad (s_x \pm i\,s_y)^3 = 0}', [True, True, True]),
+    ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \pm b}', [True, True]),
+    ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \mp b}', [False, False]),  # swapped
+    ([r'\omega_+ = a + b', r'\omega_- = a - 2b'], r'\boxed{\omega_{\pm} = a \pm b}', [False, False]),
+    ([r'x = 1.1', r'y = 2'], r'\boxed{x = 1 \pm 0.1}, \boxed{y = 2}', [False, True]),  # an uncertainty
+    ([r'x = 1 \pm 0.1', r'y = 2'], r'\boxed{x = 1 \pm 0.1}, \boxed{y = 2}', [True, True]),  # compared whole
+]
+
+
+@pytest.mark.parametrize('references, response, strict', PLUS_MINUS)
+def test_plus_minus_piece_answers_two_parts(references, response, strict):
+    verdict = score_answer(references, response, multiple='ordered')
+    assert [bool(p.strict) for p in verdict.parts] == strict
