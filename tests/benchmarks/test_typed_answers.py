@@ -161,7 +161,8 @@ def test_one_part_by_type(reference, answer, kind, unit, tolerance, strict, leni
 
 
 def test_unparseable_reference_with_a_different_answer_is_unscored_not_zero():
-    verdict = score_part(AnswerPart('{}^{3}P_{0}', 'EX'), '{}^{1}S_{0}')
+    # an electron configuration is not yet read (a term symbol such as {}^{3}P_{0} now is: a name)
+    verdict = score_part(AnswerPart('(1s)^2(2s)^2(2p)^2', 'EX'), '(1s)^2(2s)^1')
     assert not verdict.scored and verdict.reason == 'unparseable_reference'
 
 
@@ -198,8 +199,8 @@ def test_eed_only_when_every_part_is_an_expression():
 
 
 def test_an_unscorable_part_makes_the_answer_unscored():
-    parts = [AnswerPart('1', 'NV'), AnswerPart('{}^{3}P_{0}', 'EX')]
-    verdict = score_typed_answer(parts, '\\boxed{1, {}^{1}S_{0}}')
+    parts = [AnswerPart('1', 'NV'), AnswerPart('(1s)^2(2s)^2(2p)^2', 'EX')]
+    verdict = score_typed_answer(parts, '\\boxed{1, (1s)^2(2s)^1}')
     assert not verdict.scored and verdict.strict is None
 
 

@@ -84,7 +84,7 @@ def locate(response: str) -> Tuple[List[str], str]:
         _, a, b = spans[-1]
         return [text[a:b] + _unit_after(text[a:b], text, b + 1)], 'inline'
     stripped = text.strip()
-    if len(stripped) <= WHOLE_TEXT_MAX_CHARS or not is_long_prose(stripped):
+    if len(stripped) <= WHOLE_TEXT_MAX_CHARS or not is_long_prose(stripped) or _one_environment(stripped):
         return [stripped], 'whole'
     lines = [line.strip() for line in stripped.splitlines() if line.strip()]
     last = lines[-1] if lines else ''
@@ -94,6 +94,17 @@ def locate(response: str) -> Tuple[List[str], str]:
     if last and len(last) <= WHOLE_TEXT_MAX_CHARS:
         return [last], 'last_line'
     return [], 'none'
+
+
+_ENVIRONMENT_RE = re.compile(r'\\begin\{(\w+\*?)\}')
+
+
+def _one_environment(text: str) -> bool:
+    """A bare ``\\begin{array} ... \\end{array}`` and nothing around it: an answer laid out in rows
+    (often of words), not a solution whose last line is the answer."""
+    opener = _ENVIRONMENT_RE.match(text)
+    return bool(opener) and text.endswith('\\end{%s}' % opener.group(1)) \
+        and text.count('\\begin{%s}' % opener.group(1)) == 1
 
 
 def _unit_after(content: str, text: str, end: int) -> str:

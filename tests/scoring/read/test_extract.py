@@ -127,3 +127,22 @@ LABELLED = [
 @pytest.mark.parametrize('response,parts', LABELLED)
 def test_labelled_parts(response, parts):
     assert labelled_parts(response) == parts
+
+
+ROWS = [r'\text{(%d) The %s wave is damped because the medium absorbs part of its energy on every cycle.}' % (i, w)
+        for i, w in enumerate(('first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth',
+                               'ninth', 'tenth', 'eleventh', 'twelfth'), 1)]
+ROWS_ANSWER = '\\begin{array}{l}\n' + '\\\\[1mm]\n'.join(ROWS) + '\n\\end{array}'
+
+
+def test_an_answer_laid_out_as_one_environment_of_rows_is_the_answer():
+    # a long answer in rows of words is the answer (for the judge as words), not "no answer": its
+    # last line is only \end{array}
+    assert len(ROWS_ANSWER) > 1000
+    found = extract_answer(ROWS_ANSWER)
+    assert found.source == 'whole' and not found.empty and 'twelfth' in describe(found.answer)
+
+
+def test_a_solution_ending_in_an_environment_is_not_one_environment():
+    solution = 'We reason step by step. ' * 60 + '\n' + ROWS_ANSWER
+    assert extract_answer(solution).source != 'whole'
