@@ -72,7 +72,7 @@ def percentile(values: List[float], q: float) -> float:
 
 def _cpu_seconds(row: dict) -> float:
     """CPU time of the scoring work for one pair, run inline in this process (cold caches)."""
-    from evalscope_phys.scoring import compare_values
+    from evalscope_phys.scoring.compare import values as compare_values
     from evalscope_phys.scoring.engine import _score_job
     compare_values.read_cached.cache_clear()
     compare_values._eed_form.cache_clear()
