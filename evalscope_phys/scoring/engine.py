@@ -331,10 +331,10 @@ def score_answer(reference: Union[str, Sequence[str]], response: Any, *,
         return _unscored('unparseable_reference', started, f'no reference text ({type(reference).__name__})')
     if sum(len(r) for r in references) > MAX_REFERENCE_CHARS:
         return _unscored('input_too_large', started, 'reference_too_long')
-    problem, labels = _check_options(tolerance, unit, multiple, answer_type)
+    problem, checked = _check_options(tolerance, unit, multiple, answer_type)
     if problem:
         return _unscored('error', started, problem)
-    tolerances, units, types = labels
+    tolerances, units, types = checked
     question_text = _text(question) if question is not None else None
     if question is not None and question_text is None:
         return _unscored('error', started, f'question must be text, not {type(question).__name__}')

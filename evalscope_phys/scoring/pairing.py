@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .answer import Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
+from .answer import Alternatives, Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
 from .compare.matching import best_assignment
 from .compare.outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .compare.quantity_names import name_key, same_family, same_quantity_name
@@ -129,6 +129,7 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     options = replace(options, ordered=False)
     if not any(isinstance(r, Unreadable) and r.why == 'piecewise' for r in references):
         pieces = [b for p in pieces for b in _branch_pieces(p)]
+    pieces = _pm_pieces(references, pieces, options)
     n = len(references)
     refs_labels = _reference_labels(labels, n, groups)
     if refs_labels is not None and len(set(refs_labels)) == n and set(refs_labels) <= set(groups):
@@ -177,7 +178,110 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if outcome is None:
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
+    if not groups:  # a response labelling its parts answers each label once: (a)'s piece is no answer to (c)
+        _share_restated(references, pieces, segments, outcomes, unreadable, options)
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
+
+
+def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segments: Dict[int, List[int]],
+                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options) -> None:
+    """A part left without an answer whose reference restates another part's reference is compared with
+    what answers that part (in place).
+
+    Why: the dataset often writes one result twice (the same ``\\frac{d\\sigma}{d\\Omega} = \\ldots`` for
+    three parts, ``\\frac{1}{4}`` and ``25\\%``, a time in seconds and in minutes); one answer then answers
+    both, where the one-to-one pairing left the restatement ``no_answer``. Restating means: the two
+    references are strictly equal, and either both name the same quantity on the left, or they are written
+    differently (one value in two forms). Two identical unnamed values (``0`` and ``0``) may be two
+    quantities that happen to agree, so one unnamed ``0`` does not answer both. Only for a response
+    that labels no parts (its caller's condition)."""
+    from .compare.answers import compare, name_of
+    quiet = replace(options, eed=False)
+    for i, outcome in enumerate(outcomes):
+        if outcome is None or outcome.reason != 'no_answer' or segments.get(i):
+            continue
+        for k, items in sorted(segments.items()):
+            if k == i or not items or unreadable[k] or outcomes[k] is None:
+                continue
+            if not _restates(compare, name_of, references[i], references[k], quiet):
+                continue
+            answer = pieces[items[0]].answer if len(items) == 1 else \
+                Collection('list', tuple(pieces[j].answer for j in items))
+            shared, why = _compare(compare, references[i], answer, options)
+            if shared is None:
+                unreadable[i] = why
+                outcomes[i] = None
+            else:
+                outcomes[i] = replace(shared, answer=describe(answer))
+            break
+
+
+def _restates(compare, name_of, a: Answer, b: Answer, options: Options) -> bool:
+    """Whether reference ``a`` is reference ``b`` again (see :func:`_share_restated`)."""
+    name_a, name_b = name_of(a), name_of(b)
+    if bool(name_a) != bool(name_b) or (name_a and not same_quantity_name(name_a, name_b)):
+        return False
+    if not name_a and re.sub(r'\s+', '', describe(a)) == re.sub(r'\s+', '', describe(b)):
+        return False
+    for first, second in ((a, b), (b, a)):
+        outcome, _ = _compare(compare, first, second, options)
+        if outcome is None or not outcome.strict:
+            return False
+    return True
+
+
+def _pm_pieces(references: Sequence[Answer], pieces: List[Piece], options: Options) -> List[Piece]:
+    """A ``\\pm`` piece as its two branches when they answer two reference parts (in place).
+
+    Why: ``(s_x \\pm i s_y)^3 = 0`` states the two parts ``(s_x + i s_y)^3 = 0`` and ``(s_x - i s_y)^3 = 0``
+    at once; read as one piece it answers one part, with two values. Split only when each branch is
+    strictly one part's reference (two different parts) and no reference writes a ``\\pm`` itself
+    (then the piece is compared whole: ``1 \\pm 0.1`` as an uncertainty answers only a reference with one)."""
+    from .compare.answers import compare
+    if len(references) < 2 or not any(_pm_branches(p.answer) for p in pieces) or any(_has_pm(r) for r in references):
+        return pieces
+    quiet = replace(options, eed=False)
+    out: List[Piece] = []
+    for piece in pieces:
+        branches = _pm_branches(piece.answer)
+        if branches is not None:
+            hits = [{i for i, r in enumerate(references) if _strict(compare, r, b, quiet)} for b in branches]
+            if hits[0] and hits[1] and len(hits[0] | hits[1]) >= 2:
+                out.extend(Piece(b, piece.label) for b in branches)
+                continue
+        out.append(piece)
+    return out
+
+
+def _strict(compare, reference: Answer, answer: Answer, options: Options) -> bool:
+    outcome, _ = _compare(compare, reference, answer, options)
+    return outcome is not None and outcome.strict
+
+
+def _pm_branches(answer: Answer) -> Optional[Tuple[Answer, Answer]]:
+    """The ``+`` and ``-`` branches of ``lhs = a \\pm b``, ``(x \\pm y)^3 = 0`` or ``\\omega_\\pm = a \\pm b``."""
+    def two(side: Answer) -> Optional[Tuple[Answer, Answer]]:
+        ok = isinstance(side, Alternatives) and side.kind == 'pm' and len(side.options) == 2
+        return tuple(side.options) if ok else None
+    if isinstance(answer, Relation):
+        left, right = two(answer.left), two(answer.right)
+        if left and not right and not _has_pm(answer.right):
+            return tuple(Relation(answer.kind, o, answer.right) for o in left)
+        if right and not left and not _has_pm(answer.left):
+            return tuple(Relation(answer.kind, answer.left, o) for o in right)
+    if isinstance(answer, Definition) and not answer.steps and two(answer.value):
+        first, second = two(answer.value)
+        name = answer.name
+        plus, minus = (name.replace('\\pm', '+').replace('\\mp', '-'),
+                       name.replace('\\pm', '-').replace('\\mp', '+'))
+        return (Definition(plus, first, answer.approximate), Definition(minus, second, answer.approximate))
+    return None
+
+
+def _has_pm(answer: Answer) -> bool:
+    """Whether a ``\\pm`` (or ``\\mp``) is written anywhere in the answer."""
+    text = describe(answer)
+    return isinstance(answer, Alternatives) or '\\pm' in text or '\\mp' in text or ' or ' in text
 
 
 def _branch_pieces(piece: Piece) -> List[Piece]:

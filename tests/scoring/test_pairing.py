@@ -1,6 +1,7 @@
 """The pairing stage's assignment: one to one, keeping the written order, of greatest weight."""
 import pytest
 
+from evalscope_phys.scoring import score_answer
 from evalscope_phys.scoring.pairing import ordered_assignment
 
 # (weights, rows, cols, the pairs chosen)
@@ -22,3 +23,47 @@ def test_ordered_assignment(weights, rows, cols, pairs):
     assert sum(weights[p] for p in chosen) == sum(weights[p] for p in pairs)
     assert all(a[0] < b[0] and a[1] < b[1] for a, b in zip(chosen, chosen[1:]))
     assert all(p in weights for p in chosen)
+
+
+# A reference part restating another part's reference is answered by what answers that part
+# (references, labels, response, each part's strict verdict); negative rows: not a restatement.
+RESTATED = [
+    ([r'\frac{1}{4}', r'25\%'], (), r'\boxed{\frac{1}{4}}', [True, True]),  # one value in two forms
+    ([r'E = mc^2', r'E = mc^2', r'p = mv'], (), r'\boxed{E = mc^2}, \boxed{p = mv}', [True, True, True]),
+    ([r'\frac{1}{4}', r'25\%'], (), r'\boxed{\frac{1}{3}}', [False, False]),  # shared, still wrong
+    (['0', '0'], (), r'\boxed{0}', [False, True]),  # two quantities that agree: one 0 answers one
+    ([r'v_A = 2', r'v_B = 2'], (), r'\boxed{v_A = 2}', [True, False]),  # another quantity named
+    ([r'x = 1', r'x = 2'], (), r'\boxed{x = 1}', [True, False]),  # not the same reference
+    # (c) left unanswered: a labelled response answers each label once, so (a)'s piece is no answer to (c);
+    # the dataset's labels reach the pairing (they did not: the engine's option check shadowed them);
+    # without them, the order-keeping pairing gives the piece labelled (a) to the last part (a known
+    # defect of content pairing, not of restating): still one part unanswered
+    ([r'E = mc^2', r'p = mv', r'E = mc^2'], ('(a)', '(b)', '(c)'), r'\boxed{(a)\ E = mc^2,\ (b)\ p = mv}',
+     [True, True, False]),
+    ([r'E = mc^2', r'p = mv', r'E = mc^2'], (), r'\boxed{(a)\ E = mc^2,\ (b)\ p = mv}', [False, True, True]),
+]
+
+
+@pytest.mark.parametrize('references, labels, response, strict', RESTATED)
+def test_restated_reference_parts(references, labels, response, strict):
+    verdict = score_answer(references, response, multiple='ordered', labels=labels)
+    assert [bool(p.strict) for p in verdict.parts] == strict
+
+
+# A \pm piece answers two reference parts when its branches are those parts; negative rows: a branch
+# that is no part, a reference writing \pm itself, one part only.
+PLUS_MINUS = [
+    ([r's_z^2 = s_z', r'(s_x + i s_y)^3 = 0', r'(s_x - i s_y)^3 = 0'],
+     r'\boxed{s_z^2 = s_z \quad\text{and}\quad (s_x \pm i\,s_y)^3 = 0}', [True, True, True]),
+    ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \pm b}', [True, True]),
+    ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \mp b}', [False, False]),  # swapped
+    ([r'\omega_+ = a + b', r'\omega_- = a - 2b'], r'\boxed{\omega_{\pm} = a \pm b}', [False, False]),
+    ([r'x = 1.1', r'y = 2'], r'\boxed{x = 1 \pm 0.1}, \boxed{y = 2}', [False, True]),  # an uncertainty
+    ([r'x = 1 \pm 0.1', r'y = 2'], r'\boxed{x = 1 \pm 0.1}, \boxed{y = 2}', [True, True]),  # compared whole
+]
+
+
+@pytest.mark.parametrize('references, response, strict', PLUS_MINUS)
+def test_plus_minus_piece_answers_two_parts(references, response, strict):
+    verdict = score_answer(references, response, multiple='ordered')
+    assert [bool(p.strict) for p in verdict.parts] == strict
