@@ -788,6 +788,8 @@ _KNOWN_COMMANDS = sorted(GREEK | OTHER_SYMBOLS | FUNCTIONS | SPACING | SIZING | 
 def _split_command(name: str) -> Optional[Tuple[str, str]]:
     """(known command, trailing letters) for an unknown command that starts with a known one."""
     for known in _KNOWN_COMMANDS:
+        if known in SIZING:
+            continue  # a sizing command precedes a delimiter, never letters: \leftarrow is an arrow, not \left arrow
         if len(known) > 1 and name.startswith(known) and len(name) > len(known):
             return known, name[len(known):]
     return None

@@ -111,7 +111,7 @@ def clean(text: str) -> str:
     return text
 
 
-_LAYOUT_RE = re.compile(r'\s+|\\[,;:! ]|\\left|\\right|\\displaystyle')
+_LAYOUT_RE = re.compile(r'\s+|\\[,;:! ]|\\(?:left|right|displaystyle)(?![A-Za-z])')
 _FRACTION_SPELLINGS_RE = re.compile(r'\\[dtc]frac(?![A-Za-z])')
 
 

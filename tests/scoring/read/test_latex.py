@@ -128,3 +128,9 @@ def test_never_calls_sympify_or_parse_expr_on_text(monkeypatch):
             to_sympy(text)
         except LatexError:
             pass
+
+
+@pytest.mark.parametrize('text', [r'x \leftarrow y', r'a \leftrightarrow b', r'p \rightleftharpoons q'])
+def test_an_arrow_is_not_a_sizing_command_followed_by_letters(text):
+    # \left and \right size a delimiter; read as the start of \leftarrow they left a product of a, r, r, o, w
+    assert '\\variable{a}\\variable{r}' not in normalize_latex(text).replace(' ', '')

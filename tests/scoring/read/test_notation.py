@@ -6,6 +6,7 @@ from evalscope_phys.scoring.read.notation import compact, same_text
 SAME = [
     (r'\frac{1}{2} m v^2', r'\dfrac{1}{2}mv^2'),
     (r'\left( a+b \right)', '(a+b)'),
+    (r'\left[ x \right]', '[x]'),
     (r'\displaystyle \tfrac{q}{4\pi\varepsilon_0 r}', r'\frac{q}{4\pi\varepsilon_0r}'),
     (r'x\,\mathrm{m}', r'x\;\mathrm{m}'),
     (r'$\boxed{E = m c^2}$', 'E=mc^2'),
@@ -17,6 +18,9 @@ DIFFERENT = [  # a letter, an order or an exponent is content: never "identical 
     (r'\dfrac{x}{y}', r'\frac{x}{yz}'),
     ('a-b', 'b-a'),
     (r'\frac{1}{2}', r'\dfracs{1}{2}'),  # only the fraction commands fold
+    (r'x \leftarrow y', 'x arrow y'),  # \left folds as sizing only, not as the start of \leftarrow
+    (r'a \rightleftharpoons b', 'a leftharpoons b'),
+    (r'x \displaystyles', 'xs'),
 ]
 
 
