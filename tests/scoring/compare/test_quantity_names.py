@@ -31,6 +31,9 @@ def test_quantity_name_case(case):
     (r'\langle E\rangle', 'E', False), (r'\bar{E}', 'E', False), (r'\langle x^2\rangle', r'\bar{x}^2', False),
     (r'\vec E', r'\vec{E}', True), (r'\mathbf E_0', 'E_0', True), (r'\vec\Phi', r'\Phi', True),
     (r'\mathbf{J_b}', 'J_b', True), (r'\vec E', 'F', False), (r'\vec E_0', 'E_1', False), (r'\bmod', 'o', False),
+    (r'\lvert\psi\rangle', r'|\psi\rangle', True), (r'\left\lvert \psi(t) \right\rangle', r'|\psi(t)\rangle', True),
+    (r'\lvert\psi\rangle', r'|\phi\rangle', False), (r'\lVert x\rVert', '|x|', False), (r'\lvert x\rvert', '|x|', True),
+    (r'\lvertx', '|x', False),
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
