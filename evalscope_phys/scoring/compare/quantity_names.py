@@ -18,6 +18,7 @@ _SPACING_RE = re.compile(r'\\[,;:! ]|\\quad|\\qquad|\s+')
 _WRAPPER_RE = re.compile(r'\\(?:mathrm|text|textrm|operatorname|rm)\s*\{([^{}]*)\}')
 _SINGLE_GROUP_RE = re.compile(r'([_^])\{(\\?[A-Za-z0-9]+|.)\}')
 _SIZING_RE = re.compile(r'\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])')
+_ARROW_RE = re.compile(r'\\(?:rightarrow|longrightarrow)(?![A-Za-z])')
 _BARS = ((re.compile(r'\\(?:lVert|rVert|Vert)(?![A-Za-z])'), r'\\|'), (re.compile(r'\\(?:lvert|rvert|vert)(?![A-Za-z])'), '|'))
 #: bold or an arrow around a name, braced (``\\vec{E}``) or on one token (``\\vec E``, ``\\mathbf\\Phi``; the
 #: reader glues ``\\vec E`` to ``\\vecE``, and ``\\bmod`` is no bold ``o``)
@@ -40,6 +41,7 @@ def name_key(name: str) -> str:
     mean is written (``\\langle E\\rangle``, ``\\overline{E}`` and ``\\bar{E}`` are one mean)."""
     for pattern, bar in _BARS:  # |\psi\rangle and \lvert\psi\rangle; a norm's double bar stays a norm
         name = pattern.sub(bar, name)
+    name = _ARROW_RE.sub(r'\\to ', name)  # P_{1s \rightarrow 2p} is P_{1s \to 2p}
     key = _BOLD_RE.sub(_unbold, plain_name(_BOLD_RE.sub(_unbold, name)))  # h_{\rmmax}: the reader glued \rm to max
     key = _SIZING_RE.sub('', _SPACING_RE.sub('', key))
     key = _MEAN_RE.sub(lambda m: '\\bar{%s}' % (m.group(1) or m.group(2)), key)  # <E>, \overline{E}: \bar{E}

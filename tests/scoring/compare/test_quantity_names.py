@@ -34,6 +34,8 @@ def test_quantity_name_case(case):
     (r'\lvert\psi\rangle', r'|\psi\rangle', True), (r'\left\lvert \psi(t) \right\rangle', r'|\psi(t)\rangle', True),
     (r'\lvert\psi\rangle', r'|\phi\rangle', False), (r'\lVert x\rVert', '|x|', False), (r'\lvert x\rvert', '|x|', True),
     (r'\lvertx', '|x', False),
+    (r'P_{1s\rightarrow 2p}', r'P_{1s \to 2p}', True), (r'P_{1s\longrightarrow2p}', r'P_{1s\to 2p}', True),
+    (r'P_{1s\to 2p}', r'P_{2p\to 1s}', False), (r'P_{1s\rightarrow 2p}', r'P_{1s\leftarrow 2p}', False),
 ])
 def test_same_quantity_name(a, b, same):
     assert same_quantity_name(a, b) is same
