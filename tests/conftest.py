@@ -65,6 +65,14 @@ class BenchmarkSetup:
         return load_subsets(self.name, local_path, **dataset_args)
 
 
+def kinds_without_negative(cases: Sequence[Dict[str, Any]], accepts=lambda c: c['strict'] or c['lenient']) -> List[str]:
+    """The kinds of a golden table that have an accepted row but no ``NEGATIVE`` row: every accept
+    path needs a case it must not accept."""
+    positive = {c['kind'] for c in cases if accepts(c)}
+    negative = {c['kind'] for c in cases if c['why'].startswith('NEGATIVE')}
+    return sorted(positive - negative)
+
+
 def missing_shared_data(message: str) -> None:
     """Skip the calling test, or fail it when ``EVALSCOPE_PHYS_REQUIRE_SHARED`` is set (CI skips nothing unseen)."""
     if os.environ.get(REQUIRE_SHARED_ENV, '').strip() not in ('', '0'):
