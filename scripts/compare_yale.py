@@ -188,6 +188,8 @@ def report(reviews: Dict[str, dict], problems: Dict[str, dict], outputs: Path) -
     print(f'strict_acc_all over all {ours["all"]["problems"]} problems: {fmt(ours["all"]["strict_acc_all"])}')
     figures['their_accepted_parts'] = {'accepted': parts_they_accept.accepted, 'total': parts_they_accept.total,
                                        'rows': parts_they_accept.rows}
+    figures['parts'] = {rid: [{'strict': bool(part.get('strict')), 'reason': part.get('reason')} for part in rid_parts]
+                        for rid, rid_parts in parts.items()}
     figures['reasons'] = {reason: {'points': 100 * total / overall.problems, 'problems': overall.counts[reason]}
                           for reason, total in overall.by_reason.items()}
     return figures
