@@ -5,6 +5,7 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional, Tuple
 
 import sympy
@@ -49,7 +50,29 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         return side_by_side
     if difference.strict or (difference.lenient and not side_by_side.lenient):
         return difference
-    return side_by_side if side_by_side.lenient else difference
+    if side_by_side.lenient:
+        return side_by_side
+    if difference.reason == UNDECIDED and reference.kind in EQUALITY_LIKE:
+        return _same_left_side(reference, answer, options) or difference
+    return difference
+
+
+def _same_left_side(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    """``dP/dOmega = A`` against ``dP/dOmega = B``: the same left side, however opaque (a derivative, a
+    function value), states the same result exactly when the right sides are equal, so the right sides
+    decide -- when the engine can decide them. None when the left sides differ (``d\\bar P/d\\Omega``
+    for ``dP/d\\Omega`` is for the quantity names to weigh) or a right side is undecided."""
+    orientations = [(answer.left, answer.right)] + ([(answer.right, answer.left)] if reference.kind in SYMMETRIC else [])
+    for left, right in orientations:
+        if not compare.dispatch(reference.left, left, options).strict:
+            continue
+        outcome = compare.dispatch(reference.right, right, options)
+        if outcome.reason == UNDECIDED or outcome.reason in ('unparseable_answer', 'unknown_unit'):
+            return None
+        if outcome.strict:
+            return outcome
+        return replace(outcome, detail='the same left side, a different right side') if not outcome.lenient else outcome
+    return None
 
 
 def _sides(reference: Relation, answer: Relation, options: Options, swapped: bool) -> Outcome:
