@@ -28,7 +28,7 @@ from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
-from .values import compact, compare_values, expressions, read_expression, read_expression_safely
+from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
 from ..read.piecewise import branches, open_boundary
@@ -142,6 +142,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(reference, Relation):
         defined = defined_value(reference)
         if defined is not None and isinstance(answer, (Value, Definition)):
+            if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name):
+                return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named', eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
                 else dispatch(defined, answer, options)
         return compare_relations.compare_relation(reference, answer, options)
@@ -517,6 +519,21 @@ def defined_value(relation: Relation) -> Optional[Value]:
             or (lhs.is_Add and not rhs.free_symbols):
         return None
     return relation.right
+
+
+def _another_opaque_side(left: Value, name: str) -> bool:
+    """``\\frac{dx}{dt} = -kx`` for ``\\frac{d^2x}{dt^2} = -kx``: the left sides hold different derivatives
+    (or function values), so the same right side states another result. Why here: a defined value is
+    compared without its left side, which is right for ``S_D - S_A = f`` against ``\\Delta S = f`` but
+    not when both left sides are values the engine reads and they differ."""
+    if not name:
+        return False
+    ref_left, _ = read_expression_safely(left.latex)
+    ans_left, _ = read_expression_safely(name)
+    if ref_left is None or ans_left is None:
+        return False
+    ref_opaque, ans_opaque = special_symbols(ref_left), special_symbols(ans_left)
+    return bool(ref_opaque or ans_opaque) and ref_opaque != ans_opaque
 
 
 def is_symbolic(answer: Answer) -> bool:
