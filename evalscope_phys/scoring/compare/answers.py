@@ -525,7 +525,8 @@ def _another_opaque_side(left: Value, name: str) -> bool:
     """``\\frac{dx}{dt} = -kx`` for ``\\frac{d^2x}{dt^2} = -kx``: the left sides hold different derivatives
     (or function values), so the same right side states another result. Why here: a defined value is
     compared without its left side, which is right for ``S_D - S_A = f`` against ``\\Delta S = f`` but
-    not when both left sides are values the engine reads and they differ."""
+    not when both left sides are opaque values the engine reads and they differ. (One opaque side,
+    ``U_B`` for ``dW_m/dz``, is left as it was: the names are another question.)"""
     if not name:
         return False
     ref_left, _ = read_expression_safely(left.latex)
@@ -533,7 +534,7 @@ def _another_opaque_side(left: Value, name: str) -> bool:
     if ref_left is None or ans_left is None:
         return False
     ref_opaque, ans_opaque = special_symbols(ref_left), special_symbols(ans_left)
-    return bool(ref_opaque or ans_opaque) and ref_opaque != ans_opaque
+    return bool(ref_opaque) and bool(ans_opaque) and ref_opaque != ans_opaque
 
 
 def is_symbolic(answer: Answer) -> bool:
