@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
+from .chains import compare_chains
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
@@ -50,6 +51,10 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
             by_branch = _piecewise(reference.raw, answer.raw, options)
             if by_branch is not None:
                 return by_branch
+        if reference.why == 'relation_chain' and isinstance(answer, Unreadable) and answer.why == 'relation_chain':
+            by_member = compare_chains(reference.raw, answer.raw, options)
+            if by_member is not None:
+                return by_member
         return rejected(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))

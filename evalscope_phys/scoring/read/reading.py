@@ -186,10 +186,9 @@ def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str
 
 
 #: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
-#: between the links of a chain: layout, not an answer; a lone ``\\ldots`` (as ``...``): an answer left out
+#: between the links of a chain: layout, not an answer
 _SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]|\\end\s*\{[A-Za-z]+\*?\}|'
-                                  r'\\(Longrightarrow|Rightarrow|implies|therefore|iff|Leftrightarrow)|'
-                                  r'\\(dots|ldots|cdots|vdots|ddots|dotsc|dotsb|dotsm)(\s*\\(dots|ldots|cdots))*)$')
+                                  r'\\(Longrightarrow|Rightarrow|implies|therefore|iff|Leftrightarrow))$')
 
 
 _LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')

@@ -1,7 +1,8 @@
 """What the rules decide of what they used to leave undecided (``undecided_cases.json``): bars on one
 side only (``|x|`` for a coordinate ``x``), a relation whose left side is the same opaque value (a
-derivative), a derivative operator on one operand (``\\frac{d}{dt}(x+y)``), derivatives of different
-expressions kept apart, a lone ellipsis; each accept path with cases it must not accept."""
+derivative), two relation chains of one shape member by member, a derivative operator on one
+operand (``\\frac{d}{dt}(x+y)``), derivatives of different expressions kept apart; each accept path
+with cases it must not accept."""
 from __future__ import annotations
 
 import json
