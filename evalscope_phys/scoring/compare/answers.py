@@ -148,7 +148,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
         defined = defined_value(reference)
         if defined is not None and isinstance(answer, (Value, Definition)):
             if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name):
-                return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named', eed=None)
+                return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named',
+                                eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
                 else dispatch(defined, answer, options)
         return compare_relations.compare_relation(reference, answer, options)

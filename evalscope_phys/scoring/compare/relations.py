@@ -63,7 +63,9 @@ def _same_left_side(reference: Relation, answer: Relation, options: Options) -> 
     decide -- when the engine can decide them. None when the left sides differ (``d\\bar P/d\\Omega``
     for ``dP/d\\Omega`` is for the quantity names to weigh), a right side is undecided, or the right
     sides differ in symbols that are not the same (notation the judge weighs)."""
-    orientations = [(answer.left, answer.right)] + ([(answer.right, answer.left)] if reference.kind in SYMMETRIC else [])
+    orientations = [(answer.left, answer.right)]
+    if reference.kind in SYMMETRIC:
+        orientations.append((answer.right, answer.left))
     for left, right in orientations:
         if not compare.dispatch(reference.left, left, options).strict:
             continue

@@ -641,8 +641,8 @@ class _Rewriter:
     def _operand_of_operator(self, num: List[Token], den: List[Token]) -> Optional[List[Token]]:
         """What an operator ``\\frac{d}{dx}`` applies to, taken from the stream, when that is beyond doubt:
         all that is left of the value, and it is one symbol, one function of one symbol or one bracket
-        (``\\frac{\\partial^2}{\\partial\\beta^2}\\ln z``). None otherwise (``\\frac{d}{dt} x + y``, ``\\frac{d}{dt} x y``:
-        which factors it acts on is for the judge)."""
+        (``\\frac{\\partial^2}{\\partial\\beta^2}\\ln z``). None otherwise (``\\frac{d}{dt} x + y``,
+        ``\\frac{d}{dt} x y``: which factors it acts on is for the judge)."""
         top, bottom = _differential(num), _differential(den)
         if top is None or bottom is None or _strip_ws(top[1]) or not bottom[1]:
             return None
