@@ -24,11 +24,12 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
+from .chains import compare_chains
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
-from .values import compact, compare_values, expressions, read_expression, read_expression_safely
+from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
 from ..read.piecewise import branches, open_boundary
@@ -50,6 +51,10 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
             by_branch = _piecewise(reference.raw, answer.raw, options)
             if by_branch is not None:
                 return by_branch
+        if reference.why == 'relation_chain' and isinstance(answer, Unreadable) and answer.why == 'relation_chain':
+            by_member = compare_chains(reference.raw, answer.raw, options)
+            if by_member is not None:
+                return by_member
         return rejected(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
@@ -142,6 +147,9 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(reference, Relation):
         defined = defined_value(reference)
         if defined is not None and isinstance(answer, (Value, Definition)):
+            if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name):
+                return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named',
+                                eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
                 else dispatch(defined, answer, options)
         return compare_relations.compare_relation(reference, answer, options)
@@ -517,6 +525,22 @@ def defined_value(relation: Relation) -> Optional[Value]:
             or (lhs.is_Add and not rhs.free_symbols):
         return None
     return relation.right
+
+
+def _another_opaque_side(left: Value, name: str) -> bool:
+    """``\\frac{dx}{dt} = -kx`` for ``\\frac{d^2x}{dt^2} = -kx``: the left sides hold different derivatives
+    (or function values), so the same right side states another result. Why here: a defined value is
+    compared without its left side, which is right for ``S_D - S_A = f`` against ``\\Delta S = f`` but
+    not when both left sides are opaque values the engine reads and they differ. (One opaque side,
+    ``U_B`` for ``dW_m/dz``, is left as it was: the names are another question.)"""
+    if not name:
+        return False
+    ref_left, _ = read_expression_safely(left.latex)
+    ans_left, _ = read_expression_safely(name)
+    if ref_left is None or ans_left is None:
+        return False
+    ref_opaque, ans_opaque = special_symbols(ref_left), special_symbols(ans_left)
+    return bool(ref_opaque) and bool(ans_opaque) and ref_opaque != ans_opaque
 
 
 def is_symbolic(answer: Answer) -> bool:
