@@ -54,7 +54,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
 
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
-    text = relations.drop_lead_prose(clean(text))
+    text = relations.trim(text)
     if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:

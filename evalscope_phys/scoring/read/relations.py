@@ -65,8 +65,7 @@ def _one_symbol(text: str) -> bool:
 
 def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
     """One answer without list or ``or`` structure: a relation, a definition or a value."""
-    text = clean(text)
-    text = drop_lead_prose(text)
+    text = trim(text)
     if not text:
         return Empty()
     segments = [s for s in top_level_split(text, IMPLIES) if s.strip()]
@@ -149,6 +148,13 @@ def claim(text: str) -> Optional[Tuple[str, str]]:
 #: a reaction or a process (``n \\to p + e^-``): after a claim it is what the sentence is about, not the answer;
 #: an equation after one (``\\text{No common eigenstates unless } q = 0``) is the answer and the sentence goes
 _REACTION_RE = re.compile(r'\\(?:rightarrow|to|longrightarrow)(?![A-Za-z])')
+
+
+def trim(text: str) -> str:
+    """A piece split off an answer as the readers take it: :func:`.notation.clean`'s delimiters, labels,
+    punctuation and outer braces off, then a leading sentence (:func:`drop_lead_prose`). Its own name,
+    not ``clean``: dropping the sentence is a reading step, not notation."""
+    return drop_lead_prose(clean(text))
 
 
 def drop_lead_prose(text: str) -> str:

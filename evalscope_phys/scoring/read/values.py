@@ -10,7 +10,6 @@ from typing import Optional
 from . import reading
 from . import relations
 from ..answer import Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Truth, Unreadable, Value
-from .notation import clean
 from .scan import strip_trailing, top_level_split
 from .trailing_units import split_unit
 from .words import words_of
@@ -27,7 +26,7 @@ FALSE_WORDS = frozenset({'no', 'false', 'incorrect', 'wrong', 'f', 'n', '否', '
 
 def read_value(text: str, expected: Optional[str], depth: int) -> Answer:
     """A value: a tuple, interval, set or ratio, ``\\pm`` branches, or an expression with its unit."""
-    text = relations.drop_lead_prose(clean(text))
+    text = relations.trim(text)
     if not text:
         return Empty()
     if text.startswith('\\begin') or text.startswith('\\left'):
