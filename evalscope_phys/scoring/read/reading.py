@@ -50,11 +50,11 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return values.read_truth(text)
     if expected == 'MC':
         return values.read_choice(text)
-    return read_structure(text, expected, 0)
+    return read_structure(relations.trim(text), expected, 0)
 
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
-    text = relations.trim(text)
+    """A trimmed piece (:func:`.relations.trim`, done where it was split off) read for its structure."""
     if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:
@@ -63,17 +63,17 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if rows is not None:
         if isinstance(rows, Answer.__args__):  # a matrix
             return rows
-        return _several([read_structure(r, expected, depth + 1) for r in rows], 'list')
+        return _several([read_structure(relations.trim(r), expected, depth + 1) for r in rows], 'list')
     options = [o for o in top_level_split(text, OR_SEPARATORS) if o.strip()]
     if len(options) > 1 and not is_prose(text.replace('\\text{ or }', ' ')):
         read: List[Answer] = []
         for option in options:  # "21, 16 or 11": three alternatives
-            item = read_structure(option, expected, depth + 1)
+            item = read_structure(relations.trim(option), expected, depth + 1)
             read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
         return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
     items = [i for i in list_items(text) if i.strip()]
     if len(items) > 1 and not all(is_prose(i) for i in items):
-        read = [read_structure(i, expected, depth + 1) for i in items]
+        read = [read_structure(relations.trim(i), expected, depth + 1) for i in items]
         return _several(read, 'list')
     sentence = relations.claim(text)
     if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
