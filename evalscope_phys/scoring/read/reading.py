@@ -80,7 +80,8 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
         return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
-    return relations.read_item(items[0] if items else text, expected, depth)
+    # trimmed again: a sentence dropped off the front can bare spacing or a delimiter (``\text{so }\; v = 5``)
+    return relations.read_item(relations.trim(items[0] if items else text), expected, depth)
 
 
 def _several(items: Sequence[Answer], kind: str) -> Answer:
@@ -121,7 +122,7 @@ def environment_rows(text: str):
         width = len(cells[0]) if cells else 0
         if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
             return Unreadable('matrix_shape', text)
-        items = tuple(relations.read_item(_unmask(c, nested), None, 1) for r in cells for c in r)
+        items = tuple(relations.read_item(relations.trim(_unmask(c, nested)), None, 1) for r in cells for c in r)
         return Collection('matrix', items, (len(cells), width))
     if name.rstrip('*') == 'cases':
         rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')
