@@ -40,7 +40,9 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
     text = clean(BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
-    text = clean(plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text)))
+    text = plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text))
+    if expected in ('TF', 'MC'):  # read as it stands: no trim follows
+        text = clean(text)
     if not text:
         return Empty()
     if len(text) > MAX_ANSWER_CHARS:
@@ -50,7 +52,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return values.read_truth(text)
     if expected == 'MC':
         return values.read_choice(text)
-    return read_structure(relations.trim(text), expected, 0)
+    return read_structure(relations.trim(text), expected, 0)  # the trim cleans it again, bold marks gone
 
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
