@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .scan import command_end
+from .scan import unclosed_braces
 
 _ONE_TOKEN_RE = re.compile(r"^(?:\\[A-Za-z]+|[A-Za-z]'*|[-+]?\d+(?:\.\d+)?)$")
 #: commands whose argument is words or a unit: closing it at the end is the only reading
@@ -19,20 +19,8 @@ _TEXT_COMMAND_RE = re.compile(r'\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*
 def repair_braces(text: str) -> str:
     """``text`` with its one missing closing brace appended, when that is the only place it can go
     (see the module docstring); otherwise ``text`` unchanged."""
-    unclosed, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '\\':
-            i = command_end(text, i)  # \{ and \} are no group
-            continue
-        if c == '{':
-            unclosed.append(i)
-        elif c == '}':
-            if not unclosed:
-                return text  # a closing brace too many: no repair
-            unclosed.pop()
-        i += 1
-    if len(unclosed) != 1:
+    unclosed = unclosed_braces(text)
+    if unclosed is None or len(unclosed) != 1:  # a closing brace too many, or no or several open groups
         return text
     start = unclosed[0]
     content = text[start + 1:].strip()
@@ -50,17 +38,6 @@ def close_reference_groups(text: str) -> str:
     end is where its author left the group open: every token after the opener was typed inside it.
     A model's answer is never repaired this way (:func:`repair_braces`). A closing brace too many,
     or no missing one, leaves ``text`` unchanged."""
-    depth, i, n = 0, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '\\':
-            i = command_end(text, i)
-            continue
-        if c == '{':
-            depth += 1
-        elif c == '}':
-            depth -= 1
-            if depth < 0:
-                return text
-        i += 1
+    unclosed = unclosed_braces(text)
+    depth = len(unclosed) if unclosed is not None else 0
     return text.rstrip() + '}' * depth if 0 < depth <= 3 else text

@@ -100,11 +100,11 @@ def reference_parts(text: str) -> List[str]:
     latex = to_latex(str(text or ''))
     boxes = boxed_contents(latex)
     if len(boxes) > 1:
-        return [clean(b) for b in boxes if clean(b)]
+        return [c for c in map(clean, boxes) if c]
     body = clean(boxes[0]) if boxes else clean(_DELIMITER_RE.sub(' ', latex))
     if environment_rows(body) is not None:
         return [body]
-    return [clean(i) for i in list_items(body) if clean(i)] or ([body] if body else [])
+    return [c for c in map(clean, list_items(body)) if c] or ([body] if body else [])
 
 
 def read_reference(text: object, expected: Optional[str] = None) -> Answer:

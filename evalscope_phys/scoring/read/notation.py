@@ -46,13 +46,23 @@ _PLAIN_OPERATORS = (('**', '^'), ('>=', '\\geq '), ('<=', '\\leq '), ('!=', '\\n
 
 
 def to_latex(text: str) -> str:
-    """Unicode math as LaTeX (``v₀`` -> ``v_{0}``, ``x⁻³`` -> ``x^{-3}``, ``≈`` -> ``\\approx``)."""
-    if not text.isascii():
-        text = _SCRIPT_RUN_RE.sub(_script_run, text)
-        text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
-        if not text.isascii() and not CJK_RE.search(text):  # CJK text keeps its own punctuation
-            text = unicodedata.normalize('NFKC', text)
+    """Unicode math as LaTeX (``v₀`` -> ``v_{0}``, ``x⁻³`` -> ``x^{-3}``, ``≈`` -> ``\\approx``).
+
+    Its output is its own fixpoint (``to_latex(to_latex(t)) == to_latex(t)``): what the compatibility
+    normalisation turns into a character of the tables (``𝜋`` -> ``π``, the ohm sign -> ``Ω``) is
+    rewritten too, so a text rewritten once is in the one notation every later stage reads."""
+    if text.isascii():
+        return text
+    text = _rewrite(text)
+    if not text.isascii() and not CJK_RE.search(text):  # CJK text keeps its own punctuation
+        normalised = unicodedata.normalize('NFKC', text)
+        text = _rewrite(normalised) if normalised != text else text
     return text
+
+
+def _rewrite(text: str) -> str:
+    text = _SCRIPT_RUN_RE.sub(_script_run, text)
+    return _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], text)
 
 
 def plain_operators(text: str) -> str:

@@ -40,7 +40,9 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
     text = clean(BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
-    text = clean(plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text)))
+    text = plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text))
+    if expected in ('TF', 'MC'):  # read as it stands: no trim follows
+        text = clean(text)
     if not text:
         return Empty()
     if len(text) > MAX_ANSWER_CHARS:
@@ -50,11 +52,11 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return values.read_truth(text)
     if expected == 'MC':
         return values.read_choice(text)
-    return read_structure(text, expected, 0)
+    return read_structure(relations.trim(text), expected, 0)  # the trim cleans it again, bold marks gone
 
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
-    text = relations.drop_lead_prose(clean(text))
+    """A trimmed piece (:func:`.relations.trim`, done where it was split off) read for its structure."""
     if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
         return Empty()
     if depth > 8:
@@ -63,24 +65,25 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if rows is not None:
         if isinstance(rows, Answer.__args__):  # a matrix
             return rows
-        return _several([read_structure(r, expected, depth + 1) for r in rows], 'list')
+        return _several([read_structure(relations.trim(r), expected, depth + 1) for r in rows], 'list')
     options = [o for o in top_level_split(text, OR_SEPARATORS) if o.strip()]
     if len(options) > 1 and not is_prose(text.replace('\\text{ or }', ' ')):
         read: List[Answer] = []
         for option in options:  # "21, 16 or 11": three alternatives
-            item = read_structure(option, expected, depth + 1)
+            item = read_structure(relations.trim(option), expected, depth + 1)
             read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
         return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
     items = [i for i in list_items(text) if i.strip()]
     if len(items) > 1 and not all(is_prose(i) for i in items):
-        read = [read_structure(i, expected, depth + 1) for i in items]
+        read = [read_structure(relations.trim(i), expected, depth + 1) for i in items]
         return _several(read, 'list')
     sentence = relations.claim(text)
     if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
         return Text(words_of(sentence[0]) + ' ' + re.sub(r'\s+', '', sentence[1]), text)
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
-    return relations.read_item(items[0] if items else text, expected, depth)
+    # trimmed again: a sentence dropped off the front can bare spacing or a delimiter (``\text{so }\; v = 5``)
+    return relations.read_item(relations.trim(items[0] if items else text), expected, depth)
 
 
 def _several(items: Sequence[Answer], kind: str) -> Answer:
@@ -121,7 +124,7 @@ def environment_rows(text: str):
         width = len(cells[0]) if cells else 0
         if not cells or any(len(r) != width for r in cells) or width * len(cells) > MAX_ITEMS:
             return Unreadable('matrix_shape', text)
-        items = tuple(relations.read_item(_unmask(c, nested), None, 1) for r in cells for c in r)
+        items = tuple(relations.read_item(relations.trim(_unmask(c, nested)), None, 1) for r in cells for c in r)
         return Collection('matrix', items, (len(cells), width))
     if name.rstrip('*') == 'cases':
         rows = [top_level_split(r, ('&',))[0] + ('' if len(top_level_split(r, ('&',))) < 2 else '')

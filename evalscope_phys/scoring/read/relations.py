@@ -64,9 +64,8 @@ def _one_symbol(text: str) -> bool:
 
 
 def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
-    """One answer without list or ``or`` structure: a relation, a definition or a value."""
-    text = clean(text)
-    text = drop_lead_prose(text)
+    """One trimmed answer piece (:func:`trim`) without list or ``or`` structure: a relation, a definition
+    or a value."""
     if not text:
         return Empty()
     segments = [s for s in top_level_split(text, IMPLIES) if s.strip()]
@@ -75,8 +74,8 @@ def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
     pieces, kinds = _split_relations(text)
     if kinds and not pieces[0] and kinds[0][0] in ('=', 'approx') and all(pieces[1:]):
         pieces, kinds = pieces[1:], kinds[1:]  # "= 1.7 \times 10^{26}": a value whose name was left out
-    if not kinds:
-        return values.read_value(pieces[0] if pieces else text, expected, depth)
+    if not kinds:  # trimmed again: a sentence dropped off the front can bare spacing (``\text{and }\; 2\pi``)
+        return values.read_value(trim(pieces[0] if pieces else text), expected, depth)
     if any(not p.strip() for p in pieces):
         return Unreadable('relation_missing_side', text)
     if is_name(pieces[0]) and any(k[0] == 'sim' for k in kinds) and all(k[0] in ('=', 'approx', 'sim') for k in kinds):
@@ -84,26 +83,28 @@ def read_item(text: str, expected: Optional[str], depth: int) -> Answer:
         kinds = [('approx', False) if k[0] == 'sim' else k for k in kinds]
     if all(k[0] in ('=', 'approx') for k in kinds):
         approximate = any(k[0] == 'approx' for k in kinds)
-        members = [values.read_value(p, expected, depth) for p in pieces[1:]]
+        members = [values.read_value(trim(p), expected, depth) for p in pieces[1:]]
         if is_name(pieces[0]) or (len(pieces) == 2 and _names_a_number(pieces[0], pieces[1])):
             return Definition(compact(pieces[0]), members[-1], approximate, tuple(members[:-1]))
         if len(pieces) > 2:
-            first = values.read_value(pieces[0], expected, depth)
+            first = values.read_value(trim(pieces[0]), expected, depth)
             return Definition('', members[-1], approximate, (first,) + tuple(members[:-1]))
-        return Relation('approx' if approximate else '=', values.read_value(pieces[0], expected, depth), members[-1])
+        left = values.read_value(trim(pieces[0]), expected, depth)
+        return Relation('approx' if approximate else '=', left, members[-1])
     if kinds[0][0] == 'in' and len(kinds) == 1:
-        return Definition(compact(pieces[0]), values.read_value(pieces[1], 'IN', depth))
+        return Definition(compact(pieces[0]), values.read_value(trim(pieces[1]), 'IN', depth))
     if len(kinds) == 2 and kinds[0][1] == kinds[1][1] and {k for k, _ in kinds} <= {'<', '<='} \
             and is_name(pieces[1]):
         # a < x <= b: x in an interval (a two-sided inequality)
         lo, hi = (pieces[0], pieces[2]) if not kinds[0][1] else (pieces[2], pieces[0])
         kind_lo, kind_hi = (kinds[0][0], kinds[1][0]) if not kinds[0][1] else (kinds[1][0], kinds[0][0])
-        low, high = values.read_value(lo, None, depth), values.read_value(hi, None, depth)
+        low, high = values.read_value(trim(lo), None, depth), values.read_value(trim(hi), None, depth)
         piece = (kind_lo == '<=', low, high, kind_hi == '<=')
         return Definition(compact(pieces[1]), Interval((piece,)))
     if len(kinds) == 1:
         (kind, flipped), = kinds
-        left, right = values.read_value(pieces[0], expected, depth), values.read_value(pieces[1], expected, depth)
+        left = values.read_value(trim(pieces[0]), expected, depth)
+        right = values.read_value(trim(pieces[1]), expected, depth)
         return Relation(kind, right, left) if flipped else Relation(kind, left, right)
     return Unreadable('relation_chain', text)
 
@@ -154,6 +155,13 @@ def claim(text: str) -> Optional[Tuple[str, str]]:
 #: a reaction or a process (``n \\to p + e^-``): after a claim it is what the sentence is about, not the answer;
 #: an equation after one (``\\text{No common eigenstates unless } q = 0``) is the answer and the sentence goes
 _REACTION_RE = re.compile(r'\\(?:rightarrow|to|longrightarrow)(?![A-Za-z])')
+
+
+def trim(text: str) -> str:
+    """A piece split off an answer as the readers take it: :func:`.notation.clean`'s delimiters, labels,
+    punctuation and outer braces off, then a leading sentence (:func:`drop_lead_prose`). Its own name,
+    not ``clean``: dropping the sentence is a reading step, not notation."""
+    return drop_lead_prose(clean(text))
 
 
 def drop_lead_prose(text: str) -> str:

@@ -57,22 +57,32 @@ def brace_pairs(text: str) -> Dict[int, int]:
     return pairs
 
 
-def balanced(text: str) -> bool:
-    """Braces balance (escaped braces ignored)."""
-    depth, i, n = 0, 0, len(text)
+def unclosed_braces(text: str) -> Optional[List[int]]:
+    """Indices of the ``{`` still open at the end of ``text``, or None when a ``}`` closes nothing.
+
+    The one brace-depth scan (:func:`balanced`, :mod:`.braces`): a backslash escapes the character
+    after it (``\\{`` is no group); the rest of a command's name holds no brace, so skipping two
+    characters counts as skipping the whole name."""
+    unclosed: List[int] = []
+    i, n = 0, len(text)
     while i < n:
         c = text[i]
         if c == '\\':
             i += 2
             continue
         if c == '{':
-            depth += 1
+            unclosed.append(i)
         elif c == '}':
-            depth -= 1
-            if depth < 0:
-                return False
+            if not unclosed:
+                return None
+            unclosed.pop()
         i += 1
-    return depth == 0
+    return unclosed
+
+
+def balanced(text: str) -> bool:
+    """Braces balance (escaped braces ignored)."""
+    return unclosed_braces(text) == []
 
 
 _OPENERS = frozenset({'{', 'langle', 'lbrace', 'lbrack', 'lceil', 'lfloor', 'lvert', 'lVert'})

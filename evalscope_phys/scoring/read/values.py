@@ -10,7 +10,6 @@ from typing import Optional
 from . import reading
 from . import relations
 from ..answer import Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Truth, Unreadable, Value
-from .notation import clean
 from .scan import strip_trailing, top_level_split
 from .trailing_units import split_unit
 from .words import words_of
@@ -26,8 +25,8 @@ FALSE_WORDS = frozenset({'no', 'false', 'incorrect', 'wrong', 'f', 'n', '否', '
 
 
 def read_value(text: str, expected: Optional[str], depth: int) -> Answer:
-    """A value: a tuple, interval, set or ratio, ``\\pm`` branches, or an expression with its unit."""
-    text = relations.drop_lead_prose(clean(text))
+    """A trimmed piece (:func:`.relations.trim`) as a value: a tuple, interval, set or ratio, ``\\pm``
+    branches, or an expression with its unit."""
     if not text:
         return Empty()
     if text.startswith('\\begin') or text.startswith('\\left'):
@@ -39,12 +38,14 @@ def read_value(text: str, expected: Optional[str], depth: int) -> Answer:
         return bracketed
     label = _LABEL_COLON_RE.match(text)
     if label and (label.group(2) or label.group(3)) and not (label.group(2) and label.group(3)):
-        value = read_value(text[label.end():], expected, depth + 1)  # \mbox{B} : {}^2P_{1/2}, \text{C: } {}^3P_0
+        # \mbox{B} : {}^2P_{1/2}, \text{C: } {}^3P_0
+        value = read_value(relations.trim(text[label.end():]), expected, depth + 1)
         if isinstance(value, Value):
             return Definition('\\text{%s}' % label.group(1), value)
     ratio = [p for p in top_level_split(text, (':',)) if p.strip()]
     if len(ratio) > 1 and ':=' not in text:
-        return Collection('ratio', tuple(read_value(p, None, depth + 1) for p in ratio[:reading.MAX_ITEMS]))
+        return Collection('ratio', tuple(read_value(relations.trim(p), None, depth + 1)
+                                         for p in ratio[:reading.MAX_ITEMS]))
     if re.search(r'\\pm(?![A-Za-z])|\\mp(?![A-Za-z])', text):
         return _plus_minus(text, expected, depth)
     value, unit = split_unit(text)
@@ -71,7 +72,8 @@ def _bracketed(text: str, expected: Optional[str], depth: int) -> Optional[Answe
         inner_end = plain.rfind(closer) if closer else -1
         if inner_end > 0 and not top_level_split(plain[opener:inner_end], ('\\}',))[1:]:
             items = [i for i in top_level_split(plain[opener:inner_end], (',', ';')) if i.strip()]
-            return Collection('set', tuple(relations.read_item(i, None, depth + 1) for i in items[:reading.MAX_ITEMS]))
+            return Collection('set', tuple(relations.read_item(relations.trim(i), None, depth + 1)
+                                           for i in items[:reading.MAX_ITEMS]))
         return None
     pieces = [p.strip() for p in top_level_split(plain, ('\\cup',))]
     intervals = []
@@ -84,15 +86,18 @@ def _bracketed(text: str, expected: Optional[str], depth: int) -> Optional[Answe
         if len(pieces) == 1 and piece[0] == '(' and piece[-1] == ')' and expected != 'IN':
             if len(ends) < 2:
                 return None
-            return Collection('tuple', tuple(relations.read_item(e, None, depth + 1) for e in ends[:reading.MAX_ITEMS]))
+            return Collection('tuple', tuple(relations.read_item(relations.trim(e), None, depth + 1)
+                                             for e in ends[:reading.MAX_ITEMS]))
         if len(ends) != 2 or not all(e.strip() for e in ends):
             return None
-        intervals.append((piece[0] == '[', read_value(ends[0], None, depth + 1), read_value(ends[1], None, depth + 1),
+        intervals.append((piece[0] == '[', read_value(relations.trim(ends[0]), None, depth + 1),
+                          read_value(relations.trim(ends[1]), None, depth + 1),
                           piece[-1] == ']'))
     if len(pieces) == 1 and plain[0] == '[' and plain[-1] == ']' and expected not in ('IN',):
         ends = top_level_split(plain[1:-1], (',',))
         if len(ends) != 2:
-            return Collection('tuple', tuple(relations.read_item(e, None, depth + 1) for e in ends[:reading.MAX_ITEMS]))
+            return Collection('tuple', tuple(relations.read_item(relations.trim(e), None, depth + 1)
+                                             for e in ends[:reading.MAX_ITEMS]))
     return Interval(tuple(intervals)) if intervals else None
 
 
