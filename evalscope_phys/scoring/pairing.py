@@ -108,8 +108,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
         position = 0
         for m in _TABLE_RE.finditer(text):
             pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
-            for row in re.split(r'\\\\', m.group(2)):
-                cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+            for cells, joined in _table_rows(m.group(2)):
+                if joined:  # a row written "left & = & right": one relation, or one value named
+                    pieces.extend(Piece(i) for c in cells for i in flatten(read_answer(c, expected)))
+                    continue
                 if not any(re.search(r'\d', c) for c in cells):
                     continue
                 if len(cells) > 1 and is_numeric(cells[0]):
@@ -118,6 +120,35 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
             position = m.end()
         pieces.extend(Piece(i) for i in flatten(read_answer(text[position:], expected)))
     return pieces
+
+
+_RELATION_CELL_RE = re.compile(r'^(=|:|\\approx|\\simeq|\\sim|\\equiv|\\propto|<|>|\\le|\\ge|\\leq|\\geq|\\ll|\\gg|'
+                               r'\\to|\\rightarrow|\\longrightarrow)$')
+
+
+def _table_rows(body: str) -> List[Tuple[List[str], bool]]:
+    """(the cells, whether they were joined) of each row of a table's body; a row whose second cell is only a relation sign
+    (``\\begin{array}{rcl} E &=& mc^2``, ``\\mbox{H} & : & {}^2S_{1/2}``) as one cell: its text joined.
+
+    Why: such an array aligns one relation per row on its sign; read cell by cell, ``E``, ``=`` and
+    ``mc^2`` were three answers (and a row with no digit a header). A row opening with the sign
+    (``& = & b``) continues the relation of the row before. A ``:`` cell names the row by what
+    stands left of it (an element, a case), so the row is the value right of it, as a leading number
+    labels its row."""
+    rows: List[Tuple[List[str], bool]] = []
+    for row in re.split(r'\\\\', body):
+        cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+        if len(cells) >= 3 and _RELATION_CELL_RE.match(cells[1]):
+            right = ' '.join(c for c in cells[2:] if c)
+            if cells[1] == ':':
+                rows.append(([right] if right else [], True))
+            elif not cells[0] and rows and rows[-1][1] and rows[-1][0]:
+                rows[-1] = (['%s %s %s' % (rows[-1][0][-1], cells[1], right)], True)
+            else:
+                rows.append((['%s %s %s' % (cells[0], cells[1], right)], True))
+            continue
+        rows.append((cells, False))
+    return rows
 
 
 def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, Answer], options: Options,
