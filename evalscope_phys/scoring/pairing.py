@@ -43,6 +43,9 @@ MAX_PAIRS = 120
 order are compared (cost: each comparison may read an expression)."""
 
 WEIGHT_STRICT, WEIGHT_LENIENT, WEIGHT_NAME, WEIGHT_PAIRED = 8.0, 4.0, 2.0, 1.0
+WEIGHT_LABEL_PLACE = 1e-3
+"""An item under the response's label ``(a)`` beside the first part: a tie-break only, far below the
+smallest step of the other weights (a quarter), so content always decides first."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +186,9 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
     by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place)
+    at_label = _at_label_place(pieces, groups, owner) if refs_labels is None else set()
+    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place,
+                                             at_label=at_label)
     chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
     row_segments, row_candidates = _segments(chosen, rows, pieces)
     segments, candidates, unreadable, seen = _merge_rows(owner, n, row_segments, row_candidates, row_unreadable,
@@ -377,6 +382,25 @@ def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]]
     return segments, candidates, unreadable, seen
 
 
+def _at_label_place(pieces: Sequence[Piece], groups: Dict[str, Answer], owner: Sequence[int]) -> set:
+    """The (row, item) pairs where the item stands under the response's label of that row's part by
+    place (``(a)`` and the first part), for the response's labels when they do not pair the parts.
+
+    Why: the response labels fewer parts than there are references, so its labels cannot say which
+    part each answers (one question part may hold several references) and content pairs them; but
+    when content cannot tell two parts apart (the reference writes one result twice), the item
+    labelled (a) answers the first part, not the last one the order-keeping assignment fell on."""
+    if not groups:
+        return set()
+    under: Dict[str, List[int]] = {}
+    for key, answer in groups.items():
+        for item in flatten(answer):
+            under.setdefault(describe(item), []).append(int(key))
+    places = {j: under[describe(p.answer)][0] for j, p in enumerate(pieces)
+              if len(set(under.get(describe(p.answer), ()))) == 1}
+    return {(row, j) for row, part in enumerate(owner) for j, place in places.items() if place == part}
+
+
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:
     """The label of each reference part as a group key: the dataset's own labels, else the part's
     place when the response labels exactly as many parts; None when parts are paired by content."""
@@ -403,9 +427,11 @@ Table = Dict[Tuple[int, int], Tuple[float, bool]]
 
 
 def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: Optional[List[str]],
-           options: Options, names_only: bool = False) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
+           options: Options, names_only: bool = False, at_label: frozenset = frozenset()
+           ) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
     """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
-    outcomes compared on the way (``names_only``: only the names are compared)."""
+    outcomes compared on the way (``names_only``: only the names are compared; ``at_label``: the pairs
+    where the item stands under the label of the part's place, :func:`_at_label_place`)."""
     from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     n, m = len(references), len(pieces)
@@ -446,7 +472,7 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 weight += WEIGHT_NAME if same_name else -WEIGHT_PAIRED / 2
             elif not outcome.lenient and _commentary(piece.answer) and not isinstance(reference, Text):
                 weight = WEIGHT_PAIRED / 4  # words or a condition: a place for a formula only when nothing else is
-            table[(i, j)] = (weight, same_name)
+            table[(i, j)] = (weight + WEIGHT_LABEL_PLACE * ((i, j) in at_label), same_name)
     return table, unreadable, seen
 
 
