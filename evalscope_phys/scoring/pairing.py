@@ -130,8 +130,9 @@ _RELATION_CELL_RE = re.compile(r'^(=|:|\\approx|\\simeq|\\sim|\\equiv|\\propto|<
 
 
 def _table_rows(body: str) -> List[Tuple[List[str], bool]]:
-    """(the cells, whether they were joined) of each row of a table's body; a row whose second cell is only a relation sign
-    (``\\begin{array}{rcl} E &=& mc^2``, ``\\mbox{H} & : & {}^2S_{1/2}``) as one cell: its text joined.
+    """(the cells, whether they were joined) of each row of a table's body; a row whose second cell is
+    only a relation sign (``\\begin{array}{rcl} E &=& mc^2``, ``\\mbox{H} & : & {}^2S_{1/2}``) as one
+    cell: its text joined.
 
     Why: such an array aligns one relation per row on its sign; read cell by cell, ``E``, ``=`` and
     ``mc^2`` were three answers (and a row with no digit a header). A row opening with the sign

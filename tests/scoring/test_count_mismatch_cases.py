@@ -1,8 +1,9 @@
 """Multi-part responses whose parts were several values or no answer by a reading or pairing defect, and
 their negative twins (``count_mismatch_cases.json``).
 
-Each row is (kind, references (one: a single-answer problem), response, each part's strict verdict, why); a row whose ``why`` starts
-with NEGATIVE is a form the new reading must not accept. To add a case, add a row.
+Each row is (kind, references (one: a single-answer problem), response, each part's strict verdict,
+why); a row whose ``why`` starts with NEGATIVE is a form the new reading must not accept. To add a
+case, add a row.
 """
 from __future__ import annotations
 
