@@ -176,6 +176,9 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         return Pairing(tuple(outcomes), 'label', tuple(why))
     if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
         pieces = labelled_pieces(groups)
+    if refs_labels is None and groups:
+        places = _label_places(pieces, groups)
+        pieces = [replace(p, label=str(places[j])) if j in places else p for j, p in enumerate(pieces)]
     formulas = [p for p in pieces if not isinstance(p.answer, Text)]
     if ordered and refs_labels is None and len(formulas) == n:
         in_place = [_compare(compare, r, p.answer, options) for r, p in zip(references, formulas)]
@@ -187,11 +190,12 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
     by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    at_label = _at_label_place(pieces, groups, owner) if refs_labels is None else set()
+    at_label = {(row, j) for row, part in enumerate(owner) for j, p in enumerate(pieces)
+                if refs_labels is None and p.label == str(part)}
     table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place,
                                              at_label=at_label)
     chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
-    row_segments, row_candidates = _segments(chosen, rows, pieces)
+    row_segments, row_candidates = _segments(chosen, rows, pieces, named_across_labels=refs_labels is None)
     segments, candidates, unreadable, seen = _merge_rows(owner, n, row_segments, row_candidates, row_unreadable,
                                                         row_seen)
     outcomes: List[Optional[Outcome]] = []
@@ -383,23 +387,15 @@ def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]]
     return segments, candidates, unreadable, seen
 
 
-def _at_label_place(pieces: Sequence[Piece], groups: Dict[str, Answer], owner: Sequence[int]) -> set:
-    """The (row, item) pairs where the item stands under the response's label of that row's part by
-    place (``(a)`` and the first part), for the response's labels when they do not pair the parts.
-
-    Why: the response labels fewer parts than there are references, so its labels cannot say which
-    part each answers (one question part may hold several references) and content pairs them; but
-    when content cannot tell two parts apart (the reference writes one result twice), the item
-    labelled (a) answers the first part, not the last one the order-keeping assignment fell on."""
-    if not groups:
-        return set()
-    under: Dict[str, List[int]] = {}
+def _label_places(pieces: Sequence[Piece], groups: Dict[str, Answer]) -> Dict[int, int]:
+    """Item -> the place of the response's label it stands under, for the items that read the same
+    under exactly one label."""
+    under: Dict[str, set] = {}
     for key, answer in groups.items():
         for item in flatten(answer):
-            under.setdefault(describe(item), []).append(int(key))
-    places = {j: under[describe(p.answer)][0] for j, p in enumerate(pieces)
-              if len(set(under.get(describe(p.answer), ()))) == 1}
-    return {(row, j) for row, part in enumerate(owner) for j, place in places.items() if place == part}
+            under.setdefault(describe(item), set()).add(int(key))
+    return {j: next(iter(under[describe(p.answer)])) for j, p in enumerate(pieces)
+            if len(under.get(describe(p.answer), ())) == 1}
 
 
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:
@@ -538,8 +534,8 @@ def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: i
     return pairs[::-1]
 
 
-def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]
-              ) -> Tuple[Dict[int, List[int]], Dict[int, List[int]]]:
+def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece],
+              named_across_labels: bool = False) -> Tuple[Dict[int, List[int]], Dict[int, List[int]]]:
     """(part -> the items it is compared with, part -> rival candidates for its quantity family).
 
     A part is compared with its paired item, and each unpaired item that could be a
@@ -548,7 +544,12 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     of a quantity no part names, approximations (``\\approx``) of a named quantity and unnamed values
     before every answer (intermediate results written first) are commentary, compared with nothing --
     except a definition of a sibling of the quantities asked that the answer never uses (``\\omega_3``
-    beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``."""
+    beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``.
+
+    An unnamed item joins only a paired item under the same label (``(d)``'s ``3, -3`` are no second
+    values of ``(c)``'s integral); one naming a part's quantity joins it under any label when the labels
+    are the response's own (``named_across_labels``: ``(a) I = \\ldots`` and ``(b) I = 7`` are two
+    candidates unless the dataset's labels say which part each answers)."""
     from .compare.answers import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
@@ -558,8 +559,9 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     for j, piece in enumerate(pieces):
         if j in owner or _commentary(piece.answer):
             continue
-        near = sorted((a for a in anchors if _same_label(pieces[a], piece)), key=lambda a: (a > j, abs(a - j)))
         name = name_of(piece.answer)
+        near = sorted((a for a in anchors if (name and named_across_labels) or _same_label(pieces[a], piece)),
+                      key=lambda a: (a > j, abs(a - j)))
         if name and isinstance(piece.answer, Definition) and piece.answer.approximate:
             continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
         if name:
