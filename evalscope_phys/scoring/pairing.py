@@ -18,7 +18,8 @@ the scoring worker, after the answer is located and read, before each pair is co
    identified only by its place, so ``2, 1`` does not answer ``1, 2``; a merged line, an extra basis
    line or a table only shifts the places. Items naming a part's quantity on the left pair with it
    first, in any order (the name is the model's own label). Unordered parts use the optimal
-   assignment of :mod:`.matching`.
+   assignment of :mod:`.matching`. The response's own labels, when they do not pair the parts, only
+   break ties (the item under ``(a)`` answers the first of two parts alike) and bound the segments.
 4. **Segments.** An item left unpaired joins the part whose quantity it names, or, unnamed, the part
    of the nearest paired item before it, so the part is compared with all it says: a derivation step, a definition or a
    condition beside the answer is allowed by the comparator's several-values rules, a second
@@ -176,7 +177,7 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         return Pairing(tuple(outcomes), 'label', tuple(why))
     if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
         pieces = labelled_pieces(groups)
-    if refs_labels is None and groups:
+    if refs_labels is None and groups:  # the response's labels do not pair the parts, but bound its items
         places = _label_places(pieces, groups)
         pieces = [replace(p, label=str(places[j])) if j in places else p for j, p in enumerate(pieces)]
     formulas = [p for p in pieces if not isinstance(p.answer, Text)]
@@ -190,8 +191,8 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
     by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    at_label = {(row, j) for row, part in enumerate(owner) for j, p in enumerate(pieces)
-                if refs_labels is None and p.label == str(part)}
+    at_label = frozenset((row, j) for row, part in enumerate(owner) for j, p in enumerate(pieces)
+                         if refs_labels is None and p.label == str(part))
     table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place,
                                              at_label=at_label)
     chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
@@ -428,7 +429,7 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
            ) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
     """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
     outcomes compared on the way (``names_only``: only the names are compared; ``at_label``: the pairs
-    where the item stands under the label of the part's place, :func:`_at_label_place`)."""
+    where the item stands under the label of the part's place, :func:`_label_places`)."""
     from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     n, m = len(references), len(pieces)
