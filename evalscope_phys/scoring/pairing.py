@@ -18,7 +18,8 @@ the scoring worker, after the answer is located and read, before each pair is co
    identified only by its place, so ``2, 1`` does not answer ``1, 2``; a merged line, an extra basis
    line or a table only shifts the places. Items naming a part's quantity on the left pair with it
    first, in any order (the name is the model's own label). Unordered parts use the optimal
-   assignment of :mod:`.matching`.
+   assignment of :mod:`.matching`. The response's own labels, when they do not pair the parts, only
+   break ties (the item under ``(a)`` answers the first of two parts alike) and bound the segments.
 4. **Segments.** An item left unpaired joins the part whose quantity it names, or, unnamed, the part
    of the nearest paired item before it, so the part is compared with all it says: a derivation step, a definition or a
    condition beside the answer is allowed by the comparator's several-values rules, a second
@@ -43,6 +44,9 @@ MAX_PAIRS = 120
 order are compared (cost: each comparison may read an expression)."""
 
 WEIGHT_STRICT, WEIGHT_LENIENT, WEIGHT_NAME, WEIGHT_PAIRED = 8.0, 4.0, 2.0, 1.0
+WEIGHT_LABEL_PLACE = 1e-3
+"""An item under the response's label ``(a)`` beside the first part: a tie-break only, far below the
+smallest step of the other weights (a quarter), so content always decides first."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
         position = 0
         for m in _TABLE_RE.finditer(text):
             pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
-            for row in re.split(r'\\\\', m.group(2)):
-                cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+            for cells, joined in _table_rows(m.group(2)):
+                if joined:  # a row written "left & = & right": one relation, or one value named
+                    pieces.extend(Piece(i) for c in cells for i in flatten(read_answer(c, expected)))
+                    continue
                 if not any(re.search(r'\d', c) for c in cells):
                     continue
                 if len(cells) > 1 and is_numeric(cells[0]):
@@ -118,6 +124,36 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
             position = m.end()
         pieces.extend(Piece(i) for i in flatten(read_answer(text[position:], expected)))
     return pieces
+
+
+_RELATION_CELL_RE = re.compile(r'^(=|:|\\approx|\\simeq|\\sim|\\equiv|\\propto|<|>|\\le|\\ge|\\leq|\\geq|\\ll|\\gg|'
+                               r'\\to|\\rightarrow|\\longrightarrow)$')
+
+
+def _table_rows(body: str) -> List[Tuple[List[str], bool]]:
+    """(the cells, whether they were joined) of each row of a table's body; a row whose second cell is
+    only a relation sign (``\\begin{array}{rcl} E &=& mc^2``, ``\\mbox{H} & : & {}^2S_{1/2}``) as one
+    cell: its text joined.
+
+    Why: such an array aligns one relation per row on its sign; read cell by cell, ``E``, ``=`` and
+    ``mc^2`` were three answers (and a row with no digit a header). A row opening with the sign
+    (``& = & b``) continues the relation of the row before. A ``:`` cell names the row by what
+    stands left of it (an element, a case), so the row is the value right of it, as a leading number
+    labels its row."""
+    rows: List[Tuple[List[str], bool]] = []
+    for row in re.split(r'\\\\', body):
+        cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+        if len(cells) >= 3 and _RELATION_CELL_RE.match(cells[1]):
+            right = ' '.join(c for c in cells[2:] if c)
+            if cells[1] == ':':
+                rows.append(([right] if right else [], True))
+            elif not cells[0] and rows and rows[-1][1] and rows[-1][0]:
+                rows[-1] = (['%s %s %s' % (rows[-1][0][-1], cells[1], right)], True)
+            else:
+                rows.append((['%s %s %s' % (cells[0], cells[1], right)], True))
+            continue
+        rows.append((cells, False))
+    return rows
 
 
 def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, Answer], options: Options,
@@ -141,6 +177,9 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         return Pairing(tuple(outcomes), 'label', tuple(why))
     if refs_labels is not None:  # the dataset's labels, several parts under one: only that label's items
         pieces = labelled_pieces(groups)
+    if refs_labels is None and groups:  # the response's labels do not pair the parts, but bound its items
+        places = _label_places(pieces, groups)
+        pieces = [replace(p, label=str(places[j])) if j in places else p for j, p in enumerate(pieces)]
     formulas = [p for p in pieces if not isinstance(p.answer, Text)]
     if ordered and refs_labels is None and len(formulas) == n:
         in_place = [_compare(compare, r, p.answer, options) for r, p in zip(references, formulas)]
@@ -152,9 +191,12 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
     # as many unnamed answers as ordered parts: the places pair them, no comparison is needed to pair
     by_place = ordered and refs_labels is None and len(formulas) == len(rows) and \
         not any(name_of(p.answer) for p in formulas)
-    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place)
+    at_label = frozenset((row, j) for row, part in enumerate(owner) for j, p in enumerate(pieces)
+                         if refs_labels is None and p.label == str(part))
+    table, row_unreadable, row_seen = _table(rows, pieces, row_labels, options, names_only=by_place,
+                                             at_label=at_label)
     chosen = _assign(table, list(range(len(rows))), pieces, ordered, by_place)
-    row_segments, row_candidates = _segments(chosen, rows, pieces)
+    row_segments, row_candidates = _segments(chosen, rows, pieces, named_across_labels=refs_labels is None)
     segments, candidates, unreadable, seen = _merge_rows(owner, n, row_segments, row_candidates, row_unreadable,
                                                         row_seen)
     outcomes: List[Optional[Outcome]] = []
@@ -346,6 +388,17 @@ def _merge_rows(owner: Sequence[int], n: int, row_segments: Dict[int, List[int]]
     return segments, candidates, unreadable, seen
 
 
+def _label_places(pieces: Sequence[Piece], groups: Dict[str, Answer]) -> Dict[int, int]:
+    """Item -> the place of the response's label it stands under, for the items that read the same
+    under exactly one label."""
+    under: Dict[str, set] = {}
+    for key, answer in groups.items():
+        for item in flatten(answer):
+            under.setdefault(describe(item), set()).add(int(key))
+    return {j: next(iter(under[describe(p.answer)])) for j, p in enumerate(pieces)
+            if len(under.get(describe(p.answer), ())) == 1}
+
+
 def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) -> Optional[List[str]]:
     """The label of each reference part as a group key: the dataset's own labels, else the part's
     place when the response labels exactly as many parts; None when parts are paired by content."""
@@ -372,9 +425,11 @@ Table = Dict[Tuple[int, int], Tuple[float, bool]]
 
 
 def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: Optional[List[str]],
-           options: Options, names_only: bool = False) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
+           options: Options, names_only: bool = False, at_label: frozenset = frozenset()
+           ) -> Tuple[Table, List[str], Dict[Tuple[int, int], Outcome]]:
     """The weight of every allowed (part, item) pair, why each unreadable part is unreadable, and the
-    outcomes compared on the way (``names_only``: only the names are compared)."""
+    outcomes compared on the way (``names_only``: only the names are compared; ``at_label``: the pairs
+    where the item stands under the label of the part's place, :func:`_label_places`)."""
     from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     n, m = len(references), len(pieces)
@@ -415,7 +470,7 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 weight += WEIGHT_NAME if same_name else -WEIGHT_PAIRED / 2
             elif not outcome.lenient and _commentary(piece.answer) and not isinstance(reference, Text):
                 weight = WEIGHT_PAIRED / 4  # words or a condition: a place for a formula only when nothing else is
-            table[(i, j)] = (weight, same_name)
+            table[(i, j)] = (weight + WEIGHT_LABEL_PLACE * ((i, j) in at_label), same_name)
     return table, unreadable, seen
 
 
@@ -480,8 +535,8 @@ def ordered_assignment(weights: Dict[Tuple[int, int], float], rows: int, cols: i
     return pairs[::-1]
 
 
-def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece]
-              ) -> Tuple[Dict[int, List[int]], Dict[int, List[int]]]:
+def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequence[Piece],
+              named_across_labels: bool = False) -> Tuple[Dict[int, List[int]], Dict[int, List[int]]]:
     """(part -> the items it is compared with, part -> rival candidates for its quantity family).
 
     A part is compared with its paired item, and each unpaired item that could be a
@@ -490,7 +545,12 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     of a quantity no part names, approximations (``\\approx``) of a named quantity and unnamed values
     before every answer (intermediate results written first) are commentary, compared with nothing --
     except a definition of a sibling of the quantities asked that the answer never uses (``\\omega_3``
-    beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``."""
+    beside ``\\omega_1, \\omega_2``): a rival candidate, which makes its part ``count_mismatch``.
+
+    An unnamed item joins only a paired item under the same label (``(d)``'s ``3, -3`` are no second
+    values of ``(c)``'s integral); one naming a part's quantity joins it under any label when the labels
+    are the response's own (``named_across_labels``: ``(a) I = \\ldots`` and ``(b) I = 7`` are two
+    candidates unless the dataset's labels say which part each answers)."""
     from .compare.answers import name_of
     owner = {j: i for i, j in chosen.items()}
     segments: Dict[int, List[int]] = {i: [j] for i, j in chosen.items()}
@@ -500,8 +560,9 @@ def _segments(chosen: Dict[int, int], references: Sequence[Answer], pieces: Sequ
     for j, piece in enumerate(pieces):
         if j in owner or _commentary(piece.answer):
             continue
-        near = sorted((a for a in anchors if _same_label(pieces[a], piece)), key=lambda a: (a > j, abs(a - j)))
         name = name_of(piece.answer)
+        near = sorted((a for a in anchors if (name and named_across_labels) or _same_label(pieces[a], piece)),
+                      key=lambda a: (a > j, abs(a - j)))
         if name and isinstance(piece.answer, Definition) and piece.answer.approximate:
             continue  # "lambda' ~ 4893 A" after "lambda' = ...": the value evaluated, not a second answer
         if name:

@@ -36,11 +36,11 @@ RESTATED = [
     ([r'x = 1', r'x = 2'], (), r'\boxed{x = 1}', [True, False]),  # not the same reference
     # (c) left unanswered: a labelled response answers each label once, so (a)'s piece is no answer to (c);
     # the dataset's labels reach the pairing (they did not: the engine's option check shadowed them);
-    # without them, the order-keeping pairing gives the piece labelled (a) to the last part (a known
-    # defect of content pairing, not of restating): still one part unanswered
+    # without them, content pairs the pieces and, on the tie, the piece labelled (a) answers the first part
+    # (it went to the last one): the same verdicts
     ([r'E = mc^2', r'p = mv', r'E = mc^2'], ('(a)', '(b)', '(c)'), r'\boxed{(a)\ E = mc^2,\ (b)\ p = mv}',
      [True, True, False]),
-    ([r'E = mc^2', r'p = mv', r'E = mc^2'], (), r'\boxed{(a)\ E = mc^2,\ (b)\ p = mv}', [False, True, True]),
+    ([r'E = mc^2', r'p = mv', r'E = mc^2'], (), r'\boxed{(a)\ E = mc^2,\ (b)\ p = mv}', [True, True, False]),
 ]
 
 

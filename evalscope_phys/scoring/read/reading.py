@@ -177,6 +177,9 @@ def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str
     for k, line in enumerate(lines[1:]):
         term = bool(_SUM_NEXT_RE.match(line) or (in_sum and _SUM_MINUS_RE.match(line))) \
             and not has_relation(line.lstrip()[1:])  # "+ b = c" is an equation of its own
+        if k < len(breaks) and _wrapped_factor(out[-1], breaks[k], line):
+            out[-1] = out[-1] + ' ' + line
+            continue
         if out[-1].strip() and (term or _CHAIN_NEXT_RE.match(line)):
             out[-1] = out[-1] + ' ' + line
             in_sum = term
@@ -186,6 +189,29 @@ def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str
             out.append(breaks[k])
         out.append(line)
     return out
+
+
+_FACTOR_NEXT_RE = re.compile(r'^\s*\\(cdot|times|(?P<factor>sin|cos|tan|exp|sinh|cosh|ln|log|left[(\[]|Bigl|bigl))'
+                             r'(?![A-Za-z])')
+_FACTOR_END_RE = re.compile(r'[)\]}A-Za-z]\s*$')
+
+
+def _wrapped_factor(before: str, newline: str, line: str) -> bool:
+    """Whether ``line`` is the next factor of the formula ``before`` wrapped in the source: a bare new line
+    (no ``\\\\``), a line stating no relation of its own that opens with ``\\cdot``/``\\times``, or with a
+    function or a bracket after a formula ending in a factor (a bracket, a letter; never a number, a
+    space or words, which may end an item).
+
+    Why: a new line in LaTeX is a space; ``\\sqrt{\\frac{8}{L^3}}\\sin(\\frac{\\pi x}{L})`` wrapped before the
+    next ``\\sin(\\frac{\\pi y}{L})`` was read as two answers (``count_mismatch``). A rendered break (``\\\\``), a
+    line after a separator and a line with its own ``=`` still start new items."""
+    m = _FACTOR_NEXT_RE.match(line)
+    if newline != '\n' or m is None or has_relation(line) or not has_relation(before):
+        return False
+    return not m.group('factor') or bool(_FACTOR_END_RE.search(before)) and not _TEXT_END_RE.search(before)
+
+
+_TEXT_END_RE = re.compile(r'(\\quad|\\qquad|\\text\s*\{[^{}]*\}|\\[,;:!])\s*$')
 
 
 #: ``[1mm]`` left of a ``\\\\[1mm]`` line break, an ``\\end{cases}`` whose block was split, a lone ``\\Rightarrow``
