@@ -12,12 +12,15 @@ import sympy
 from . import answers as compare
 from . import numeric
 from ..answer import Answer, Collection, Definition, Interval, Relation, Value
+from .aliases import with_aliases
 from .values import eed_distance, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
 """Relations whose sides may be swapped."""
+CANNOT_READ = frozenset({UNDECIDED, 'unparseable_answer'})
+"""Side outcomes that say the engine could not read or decide a side, not that the sides differ."""
 EQUALITY_LIKE = frozenset({'=', 'approx', 'sim'})
 """``=``, ``\\approx`` and ``\\sim`` between the same two sides state the same result: a physicist
 writes ``\\Gamma_1/\\Gamma_2 \\approx 0`` for ``= 0``."""
@@ -59,6 +62,9 @@ def _sides(reference: Relation, answer: Relation, options: Options, swapped: boo
         return accepted(outcomes[1].reason)
     if all(o.lenient for o in outcomes):
         return Outcome(False, True, next(o.reason for o in outcomes if not o.strict), 0.0)
+    if all(o.strict or o.reason in CANNOT_READ for o in outcomes):
+        # (\partial S/\partial V)_T against \left(\frac{\partial S}{\partial V}\right)_T: no side is known to differ
+        return rejected(UNDECIDED, 'a side the engine cannot read', eed=None)
     return rejected('not_equivalent', 'different sides', eed=None)
 
 
@@ -81,6 +87,37 @@ def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sym
 
 
 def _difference(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    outcome = _difference_as_written(reference, answer, options)
+    if outcome is None or outcome.strict:
+        return outcome
+    aliased = _with_aliases(reference, answer, options)
+    again = _difference_as_written(*aliased, options) if aliased else None
+    return again if again is not None and again.strict else outcome
+
+
+_JOIN = ' ;; '
+"""Between the two sides of a relation while :func:`~.aliases.with_aliases` reads them as one text."""
+
+
+def _with_aliases(reference: Relation, answer: Relation, options: Options) -> Optional[Tuple[Relation, Relation]]:
+    """Both relations with aliased symbols spelt alike (``k_B`` for ``k`` in ``n_1/n_2 = e^{\\Delta E/k_BT}``),
+    each relation's two sides read as one text so that the alias sees all of it; None when none applies."""
+    if not all(isinstance(side, Value) for side in (reference.left, reference.right, answer.left, answer.right)):
+        return None
+    texts = [r.left.latex + _JOIN + r.right.latex for r in (reference, answer)]
+    if any(text.count(_JOIN) != 1 for text in texts):
+        return None
+    aliased = with_aliases(*texts, options.givens.question_text if options.givens else '')
+    if aliased is None:
+        return None
+    out = []
+    for relation, text in zip((reference, answer), aliased):
+        left, right = text.split(_JOIN)
+        out.append(Relation(relation.kind, Value(left), Value(right)))
+    return out[0], out[1]
+
+
+def _difference_as_written(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
     ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
     if ref_sides is None or ans_sides is None:
         return None
@@ -99,7 +136,20 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
         return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
     if sampled.worst <= options.rtol:
         return Outcome(False, True, 'within_tolerance', eed, 'the same relation within tolerance', sampled.worst)
+    if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE and _inverted(f, ans_sides):
+        return accepted('equivalent_numerically', 'the same equation with both sides inverted')
     return rejected('not_equivalent', 'a different relation', eed=eed)
+
+
+def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bool:
+    """Whether ``1/lhs = 1/rhs`` of the answer is the reference's equation ``reference = 0`` up to a constant.
+
+    Why: ``n_1/n_2 = e^{\\Delta E/kT}`` states ``n_2/n_1 = e^{-\\Delta E/kT}``; inverting both sides is
+    safe only when neither side is zero (``x = 0`` has no inverse)."""
+    if any(side == 0 or side.is_zero for side in sides):
+        return False
+    sampled = numeric.proportional(reference, 1 / sides[1] - 1 / sides[0], positive=False)
+    return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
 
 
 def _propto(reference: Relation, answer: Relation, options: Options) -> Outcome:
