@@ -17,6 +17,7 @@ from .values import expressions, special_symbols
 from ..read.definitions import substituted, unresolved_conflict
 from .outcome import Options, Outcome, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .problem_values import missing_values, value_in
+from .question_spelling import respelt
 from .rounding import round_to, stated_number
 
 
@@ -28,7 +29,8 @@ def with_definitions(reference: sympy.Expr, answer: sympy.Expr, options: Options
     if outcome.strict or outcome.reason == UNDECIDED:
         return outcome
     for pair, how in ((substituted(reference, answer, givens) if givens is not None else None, 'as defined'),
-                      (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)')):
+                      (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)'),
+                      (respelt(reference, answer, givens), 'as the question spells it')):
         if pair is None:
             continue
         again = expressions(pair[0], pair[1], options, unit_reason)
