@@ -136,8 +136,11 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
         return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
     if sampled.worst <= options.rtol:
         return Outcome(False, True, 'within_tolerance', eed, 'the same relation within tolerance', sampled.worst)
-    if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE and _inverted(f, ans_sides):
-        return accepted('equivalent_numerically', 'the same equation with both sides inverted')
+    if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE:
+        if _inverted(f, ans_sides):
+            return accepted('equivalent_numerically', 'the same equation with both sides inverted')
+        if _cross_multiplied(f, g):
+            return accepted('equivalent_numerically', 'the same equation, multiplied out')
     return rejected('not_equivalent', 'a different relation', eed=eed)
 
 
@@ -149,6 +152,25 @@ def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bo
     if any(side == 0 or side.is_zero for side in sides):
         return False
     sampled = numeric.proportional(reference, 1 / sides[1] - 1 / sides[0], positive=False)
+    return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
+
+
+MAX_NUMERATOR_OPS = 80
+"""Equations larger than this (SymPy operations) are not brought over a common denominator (cost)."""
+
+
+def _cross_multiplied(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """Whether ``reference = 0`` and ``answer = 0`` have numerators equal up to a constant over a common
+    denominator: ``a/b = c/d`` is ``ad = bc`` and ``I/I_0 = 0`` is ``I = 0``.
+
+    Why numerators and not the quotient: ``xy = 0`` is not ``x = 0`` (the numerators ``xy`` and ``x``
+    differ), and ``x^2 = x`` is not ``x = 1``; multiplying out by a denominator loses no solution."""
+    if sympy.count_ops(reference) > MAX_NUMERATOR_OPS or sympy.count_ops(answer) > MAX_NUMERATOR_OPS:
+        return False
+    top_f, top_g = sympy.fraction(sympy.together(reference))[0], sympy.fraction(sympy.together(answer))[0]
+    if not top_f.free_symbols or not top_g.free_symbols:
+        return False
+    sampled = numeric.proportional(top_f, top_g, positive=False)
     return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
 
 

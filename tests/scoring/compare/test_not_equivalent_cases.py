@@ -2,8 +2,9 @@
 
 Each row is (kind, reference, answer, optional question, expected strict and lenient, optional reason,
 why): a ratio with a zero term, a two-term ratio stated as one number, an equation with both sides
-inverted, an alias on a relation's sides, the electron's mass written ``m_e``. A row whose ``why``
-starts with NEGATIVE is a form the rule must not accept. To add a case, add a row.
+inverted or multiplied out, an alias on a relation's sides, the electron's mass written ``m_e``, a
+reference symbol the question spells in the other case, a Lorentz factor ``\\gamma`` beside ``\\beta``.
+A row whose ``why`` starts with NEGATIVE is a form the rule must not accept. To add a case, add a row.
 """
 from __future__ import annotations
 
