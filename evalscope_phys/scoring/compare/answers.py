@@ -28,7 +28,7 @@ from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
-from .values import compact, compare_values, expressions, read_expression, read_expression_safely
+from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
 from ..read.piecewise import branches, open_boundary
@@ -141,6 +141,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
         return with_steps(reference, answer, options)
     if isinstance(reference, Relation):
         defined = defined_value(reference)
+        if defined is not None and isinstance(answer, Definition) and _other_opaque_name(reference, answer):
+            defined = None  # (\partial U/\partial V)_S = ... for (\partial U/\partial V)_T = ...: the sides decide
         if defined is not None and isinstance(answer, (Value, Definition)):
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
                 else dispatch(defined, answer, options)
@@ -503,6 +505,22 @@ def with_steps(reference: Answer, answer: Definition, options: Options) -> Outco
         if candidate.strict:
             return candidate
     return outcome
+
+
+def _other_opaque_name(reference: Relation, answer: Definition) -> bool:
+    """Whether the reference's left side and the answer's name are two opaque values of one kind (two
+    derivatives, two expectations): then the value alone does not answer (``(\\partial U/\\partial V)_S``
+    is not ``(\\partial U/\\partial V)_T``). Values of two kinds (``\\frac{dN}{dt}`` and ``\\dot N``) may
+    be one quantity: the value decides, as before."""
+    if not isinstance(reference.left, Value) or not answer.name:
+        return False
+    left, _ = read_expression_safely(reference.left.latex)
+    name, _ = read_expression_safely(answer.name)
+    if left is None or name is None:
+        return False
+    if not (left.is_Symbol and name.is_Symbol and special_symbols(left) and special_symbols(name)):
+        return False
+    return left != name and left.name.split(':')[0] == name.name.split(':')[0]
 
 
 def defined_value(relation: Relation) -> Optional[Value]:
