@@ -12,7 +12,7 @@ from typing import Optional
 import sympy
 
 from ..answer import Value
-from .conventions import lorentz, thermal
+from .conventions import lorentz, thermal, wave_number
 from .values import expressions, special_symbols
 from ..read.definitions import substituted, unresolved_conflict
 from .outcome import Options, Outcome, STRICT_RTOL, UNDECIDED, accepted, rejected
@@ -31,6 +31,7 @@ def with_definitions(reference: sympy.Expr, answer: sympy.Expr, options: Options
     for pair, how in ((substituted(reference, answer, givens) if givens is not None else None, 'as defined'),
                       (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)'),
                       (lorentz(reference, answer, givens), 'as the Lorentz factor 1/sqrt(1 - beta^2)'),
+                      (wave_number(reference, answer, givens), 'as the wave number 2 pi/lambda'),
                       (respelt(reference, answer, givens), 'as the question spells it')):
         if pair is None:
             continue

@@ -5,7 +5,7 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import sympy
 
@@ -13,6 +13,7 @@ from . import answers as compare
 from . import numeric
 from ..answer import Answer, Collection, Definition, Interval, Relation, Value
 from .aliases import with_aliases
+from .conventions import lorentz, wave_number
 from .values import eed_distance, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
@@ -92,7 +93,13 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
         return outcome
     aliased = _with_aliases(reference, answer, options)
     again = _difference_as_written(*aliased, options) if aliased else None
-    return again if again is not None and again.strict else outcome
+    if again is not None and again.strict:
+        return again
+    for convention in (lorentz, wave_number):
+        again = _difference_as_written(reference, answer, options, convention)
+        if again is not None and again.strict:
+            return again
+    return outcome
 
 
 _JOIN = ' ;; '
@@ -117,10 +124,18 @@ def _with_aliases(reference: Relation, answer: Relation, options: Options) -> Op
     return out[0], out[1]
 
 
-def _difference_as_written(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+def _difference_as_written(reference: Relation, answer: Relation, options: Options,
+                           convention: Optional[Callable] = None) -> Optional[Outcome]:
+    """``lhs - rhs`` of both relations compared; with a notation ``convention`` of :mod:`.conventions`
+    applied to all four sides first (None when it does not apply)."""
     ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
     if ref_sides is None or ans_sides is None:
         return None
+    if convention is not None:
+        rewritten = convention(sympy.Tuple(*ref_sides), sympy.Tuple(*ans_sides), options.givens)
+        if rewritten is None:
+            return None
+        ref_sides, ans_sides = tuple(rewritten[0]), tuple(rewritten[1])
     f, g = ref_sides[1] - ref_sides[0], ans_sides[1] - ans_sides[0]
     positive = reference.kind in ('<', '<=', 'll')
     special = special_symbols(f) | special_symbols(g)
