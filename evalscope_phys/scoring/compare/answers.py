@@ -150,6 +150,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(answer, Relation):
         if answer.kind in ('=', 'approx'):  # "a + b = 5" for a value: the value it states
             return dispatch(reference, answer.right, options)
+        if answer.kind == 'to' and dispatch(reference, answer.right, options).strict:
+            return rejected(UNDECIDED, 'the value as a limit (to): right if the question asks for one', eed=None)
         return rejected('not_equivalent', 'a relation for a value')
     if isinstance(reference, Interval):
         return compare_relations.compare_intervals(reference, answer, options)

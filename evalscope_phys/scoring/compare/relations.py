@@ -37,6 +37,10 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         return rejected('not_equivalent', 'not a relation' if reference.kind != '=' else 'not an equation')
     kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
     if not kind_matches:
+        if {reference.kind, answer.kind} <= EQUALITY_LIKE | {'to'} and \
+                _sides(reference, answer, options, swapped=False).strict:
+            # v_f \to v_0 for v_f = v_0: right if the question asks for a limit, which the engine cannot tell
+            return rejected(UNDECIDED, f'the same sides, {answer.kind} for {reference.kind}: a limit or a value', eed=None)
         return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
     side_by_side = _sides(reference, answer, options, swapped=False)
     if side_by_side.strict:
