@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
+from .chains import compare_chains
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
@@ -50,6 +51,10 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
             by_branch = _piecewise(reference.raw, answer.raw, options)
             if by_branch is not None:
                 return by_branch
+        if reference.why == 'relation_chain' and isinstance(answer, Unreadable) and answer.why == 'relation_chain':
+            by_member = compare_chains(reference.raw, answer.raw, options)
+            if by_member is not None:
+                return by_member
         return rejected(UNDECIDED, f'the reference is a {reference.why.replace("_", " ")}', eed=None)
     if isinstance(reference, (Empty, Unreadable)):
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
@@ -141,9 +146,10 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
         return with_steps(reference, answer, options)
     if isinstance(reference, Relation):
         defined = defined_value(reference)
-        if defined is not None and isinstance(answer, Definition) and _other_opaque_name(reference, answer):
-            defined = None  # (\partial U/\partial V)_S = ... for (\partial U/\partial V)_T = ...: the sides decide
         if defined is not None and isinstance(answer, (Value, Definition)):
+            if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name):
+                return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named',
+                                eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
                 else dispatch(defined, answer, options)
         return compare_relations.compare_relation(reference, answer, options)
@@ -509,22 +515,6 @@ def with_steps(reference: Answer, answer: Definition, options: Options) -> Outco
     return outcome
 
 
-def _other_opaque_name(reference: Relation, answer: Definition) -> bool:
-    """Whether the reference's left side and the answer's name are two opaque values of one kind (two
-    derivatives, two expectations): then the value alone does not answer (``(\\partial U/\\partial V)_S``
-    is not ``(\\partial U/\\partial V)_T``). Values of two kinds (``\\frac{dN}{dt}`` and ``\\dot N``) may
-    be one quantity: the value decides, as before."""
-    if not isinstance(reference.left, Value) or not answer.name:
-        return False
-    left, _ = read_expression_safely(reference.left.latex)
-    name, _ = read_expression_safely(answer.name)
-    if left is None or name is None:
-        return False
-    if not (left.is_Symbol and name.is_Symbol and special_symbols(left) and special_symbols(name)):
-        return False
-    return left != name and left.name.split(':')[0] == name.name.split(':')[0]
-
-
 def defined_value(relation: Relation) -> Optional[Value]:
     """The value of an equation that defines a quantity (``y^2 = f(x)``, ``S_D - S_A = f(p, V, T)``,
     ``t'_1 - t'_0 = 3.7\\times10^3\\,\\text{s}``), or None for a true equation: the sides share a
@@ -543,6 +533,22 @@ def defined_value(relation: Relation) -> Optional[Value]:
             or (lhs.is_Add and not rhs.free_symbols):
         return None
     return relation.right
+
+
+def _another_opaque_side(left: Value, name: str) -> bool:
+    """``\\frac{dx}{dt} = -kx`` for ``\\frac{d^2x}{dt^2} = -kx``: the left sides hold different derivatives
+    (or function values), so the same right side states another result. Why here: a defined value is
+    compared without its left side, which is right for ``S_D - S_A = f`` against ``\\Delta S = f`` but
+    not when both left sides are opaque values the engine reads and they differ. (One opaque side,
+    ``U_B`` for ``dW_m/dz``, is left as it was: the names are another question.)"""
+    if not name:
+        return False
+    ref_left, _ = read_expression_safely(left.latex)
+    ans_left, _ = read_expression_safely(name)
+    if ref_left is None or ans_left is None:
+        return False
+    ref_opaque, ans_opaque = special_symbols(ref_left), special_symbols(ans_left)
+    return bool(ref_opaque) and bool(ans_opaque) and ref_opaque != ans_opaque
 
 
 def is_symbolic(answer: Answer) -> bool:

@@ -5,6 +5,7 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Optional, Tuple
 
 import sympy
@@ -57,7 +58,34 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         return side_by_side
     if difference.strict or (difference.lenient and not side_by_side.lenient):
         return difference
-    return side_by_side if side_by_side.lenient else difference
+    if side_by_side.lenient:
+        return side_by_side
+    if difference.reason == UNDECIDED and reference.kind in EQUALITY_LIKE:
+        return _same_left_side(reference, answer, options) or difference
+    return difference
+
+
+def _same_left_side(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    """``dP/dOmega = A`` against ``dP/dOmega = B``: the same left side, however opaque (a derivative, a
+    function value), states the same result exactly when the right sides are equal, so the right sides
+    decide -- when the engine can decide them. None when the left sides differ (``d\\bar P/d\\Omega``
+    for ``dP/d\\Omega`` is for the quantity names to weigh), a right side is undecided, or the right
+    sides differ in symbols that are not the same (notation the judge weighs)."""
+    orientations = [(answer.left, answer.right)]
+    if reference.kind in SYMMETRIC:
+        orientations.append((answer.right, answer.left))
+    for left, right in orientations:
+        if not compare.dispatch(reference.left, left, options).strict:
+            continue
+        outcome = compare.dispatch(reference.right, right, options)
+        if outcome.reason == UNDECIDED or outcome.reason in ('unparseable_answer', 'unknown_unit'):
+            return None
+        if not outcome.strict and not _same_symbols(reference.right, right):
+            return None  # Z_1 Z_2 e^2/4E for zZe^2/2mv^2: other notation, or another result? for the judge
+        if outcome.strict:
+            return outcome
+        return replace(outcome, detail='the same left side, a different right side') if not outcome.lenient else outcome
+    return None
 
 
 def _sides(reference: Relation, answer: Relation, options: Options, swapped: bool) -> Outcome:
@@ -191,6 +219,18 @@ def _cross_multiplied(reference: sympy.Expr, answer: sympy.Expr) -> bool:
         return False
     sampled = numeric.proportional(top_f, top_g, positive=False)
     return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
+
+
+def _same_symbols(reference: Answer, answer: Answer) -> bool:
+    """Both sides are values written in the same symbols (so a difference between them is a result's)."""
+    if not isinstance(reference, Value) or not isinstance(answer, Value):
+        return False
+    try:
+        ref_expr = read_expression(reference.latex, reference=True)
+    except (LatexError, ReferenceUnreadable):
+        return False
+    ans_expr, _ = read_expression_safely(answer.latex)
+    return ans_expr is not None and ref_expr.free_symbols == ans_expr.free_symbols
 
 
 def _propto(reference: Relation, answer: Relation, options: Options) -> Outcome:

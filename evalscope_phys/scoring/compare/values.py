@@ -21,6 +21,7 @@ from ..read.normalize import VECTOR, is_opaque_name, is_vector_name
 from ..read.notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .rounding import agreement, stated_number
+from .signed import compare_bars
 
 SYMBOLIC_PROOF_MAX_OPS = 60
 """Matches this small are also proven with ``expand`` (reason ``equivalent``)."""
@@ -361,6 +362,9 @@ def vectors_are_polynomial(*exprs: sympy.Expr) -> bool:
 def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, unit_reason: str = 'no_units') -> Outcome:
     """Two SymPy values: equal symbolically, numerically, at every sample point, or within tolerance."""
     matched = {'unit_converted': 'unit_converted'}.get(unit_reason)
+    signed = compare_bars(reference, answer, options, lambda r, a, o: expressions(r, a, o, unit_reason))
+    if signed is not None:
+        return signed
     outcome = _expressions(reference, answer, options)
     if outcome.strict and matched and outcome.reason in ('equivalent', 'numeric_match', 'equivalent_numerically'):
         outcome = replace(outcome, reason=matched)

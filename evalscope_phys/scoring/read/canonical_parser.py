@@ -18,7 +18,7 @@ expressions is a cross product: one opaque value that keeps the order of its ope
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 import sympy
 
@@ -299,11 +299,36 @@ class _Parser:
         return _MULTI_ARGUMENT[name](*args)
 
 
+BARS = 'abs'
+"""Kind of the opaque value ``|x|`` of a symbolic scalar (:func:`magnitude`)."""
+MAX_BARRED = 100_000
+"""Insides of barred values remembered per process (a bound on memory, not on meaning)."""
+_BARRED: Dict[str, sympy.Expr] = {}
+
+
+def barred_inside(name: str) -> Optional[sympy.Expr]:
+    """What ``abs:..`` holds (``x`` for ``|x|``), or None when it is not a barred value or was forgotten."""
+    return _BARRED.get(name)
+
+
 def magnitude(inner: sympy.Expr) -> sympy.Expr:
     """``|X|``: ``|\\vec{E}_0|`` is the magnitude ``E_0``, ``|c\\,\\vec{v}|`` is ``|c| v``; the norm
-    of any other vector expression is one opaque value; a scalar's absolute value is ``Abs``."""
+    of any other vector expression is one opaque value; a scalar's absolute value is ``Abs``.
+
+    Symbols are positive, so SymPy would drop the bars of ``|x|`` and make it ``x``; but a coordinate,
+    a charge or a work can be negative, and whoever writes the bars says the sign matters. Such a
+    value is the opaque ``abs:x`` (its number factor outside: ``|-2x|`` is ``2 abs:x``): equal to
+    itself, never silently to ``x``. A number's bars still go (``|-2|`` is 2)."""
     if not has_vector(inner):
-        return sympy.Abs(inner)
+        value = sympy.Abs(inner)
+        if isinstance(value, sympy.Abs) or not value.free_symbols:
+            return value
+        factor, rest = value.as_coeff_Mul()
+        bars = _opaque(BARS, rest)
+        if len(_BARRED) >= MAX_BARRED:
+            _BARRED.clear()  # a forgotten inside only leaves |x| against x undecided
+        _BARRED[bars.name] = rest
+        return factor * bars
     vectors = [f for f in sympy.Mul.make_args(inner) if has_vector(f)]
     if len(vectors) == 1 and vectors[0].is_Symbol:
         scale = sympy.Mul(*[f for f in sympy.Mul.make_args(inner) if not has_vector(f)])

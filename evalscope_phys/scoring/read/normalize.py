@@ -647,11 +647,34 @@ class _Rewriter:
 
     def fraction(self) -> None:
         num_tokens, den_tokens = self.take_argument(), self.take_argument()
+        operand = self._operand_of_operator(num_tokens, den_tokens)
+        if operand is not None:  # \frac{d^2}{dx^2} f is \frac{d^2 f}{dx^2}
+            num_tokens = num_tokens + [('ws', ' ')] + operand
         derivative = _derivative(num_tokens, den_tokens, self)
         if derivative:
             self.out.append('\\variable{%s}' % derivative)
             return
         self.out.append('\\frac{%s}{%s}' % (self.emit(num_tokens), self.emit(den_tokens)))
+
+    def _operand_of_operator(self, num: List[Token], den: List[Token]) -> Optional[List[Token]]:
+        """What an operator ``\\frac{d}{dx}`` applies to, taken from the stream, when that is beyond doubt:
+        all that is left of the value, and it is one symbol, one function of one symbol or one bracket
+        (``\\frac{\\partial^2}{\\partial\\beta^2}\\ln z``). None otherwise (``\\frac{d}{dt} x + y``,
+        ``\\frac{d}{dt} x y``: which factors it acts on is for the judge)."""
+        top, bottom = _differential(num), _differential(den)
+        if top is None or bottom is None or _strip_ws(top[1]) or not bottom[1]:
+            return None
+        rest = self.tokens[self.i:]
+        if not _strip_ws(rest):
+            return None
+        try:
+            canonical = re.sub(r'\s+', '', self.emit(rest))
+        except LatexError:
+            return None
+        if not _ONE_OPERAND_RE.fullmatch(canonical) or not _balanced(canonical):
+            return None
+        self.i = len(self.tokens)
+        return rest
 
     def square_root(self) -> None:
         index = ''
@@ -795,12 +818,44 @@ def _derivative(num: List[Token], den: List[Token], rewriter: _Rewriter) -> Opti
         if piece and piece[-2:-1] == [('chr', '^')]:
             piece = piece[:-2]
         variables.append(rewriter.name_of(piece))
-    if not quantity:
+    if not _strip_ws(quantity):
         raise _unsupported('derivative_operator')
-    name = rewriter.name_of(quantity)
+    name = _quantity_name(quantity, rewriter)
     if not name:
         raise _unsupported('derivative_of_expression')
     return '%s:%s/%s' % (kind, name, ','.join(variables))
+
+
+_VARIABLE_TOKEN = r'\\variable\{[^{}]*\}'
+#: one operand of a derivative operator (canonical text): a symbol, a function of a symbol, one bracket
+_ONE_OPERAND_RE = re.compile(r'%s|\\[a-z]+(%s|\(.*\))|\(.*\)' % (_VARIABLE_TOKEN, _VARIABLE_TOKEN))
+
+
+def _balanced(canonical: str) -> bool:
+    """A bracket that opens the operand (after a function name) closes at its very end: ``(a)(b)`` is two."""
+    start = canonical.find('(')
+    if start < 0:
+        return True
+    depth = 0
+    for k, c in enumerate(canonical[start:], start):
+        depth += {'(': 1, ')': -1}.get(c, 0)
+        if depth == 0:
+            return k == len(canonical) - 1
+    return False
+
+
+def _quantity_name(quantity: List[Token], rewriter: '_Rewriter') -> str:
+    """The name of what is differentiated: a symbol's own name, otherwise its canonical text with the
+    operators kept, so that ``d(x+y)/dt`` and ``d(x-y)/dt`` are two derivatives, not one ``d:xy/t``."""
+    try:
+        canonical = re.sub(r'\s+', '', rewriter.emit(quantity))
+    except LatexError:
+        return rewriter.name_of(quantity)
+    m = _VARIABLE_RE.match(canonical)
+    if m:
+        return m.group(1)
+    name = re.sub(_VARIABLE_TOKEN, lambda v: v.group(0)[len('\\variable{'):-1], canonical)
+    return name.replace('{', '[').replace('}', ']')
 
 
 _KNOWN_COMMANDS = sorted(GREEK | OTHER_SYMBOLS | FUNCTIONS | SPACING | SIZING | TEXT_COMMANDS

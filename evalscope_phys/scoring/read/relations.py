@@ -116,6 +116,11 @@ def _names_a_number(left: str, right: str) -> bool:
     return not top_level_split(left, ('+', '-'))[1:] and bool(re.search(r'[A-Za-z]', left))
 
 
+def relation_links(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
+    """A relation or chain's members and each link's (kind, flipped), as :func:`read_item` reads them."""
+    return _split_relations(clean(text))
+
+
 def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     """Pieces between top-level relations and each relation's (kind, flipped)."""
     pieces, found = top_level_split_keeping(text, tuple(RELATIONS), after_stray_closer=False)
