@@ -61,13 +61,14 @@ _CHARGE = r'(?:[-+0]|\\pm|\\mp)'
 _CHARGED_SUBSCRIPT_RE = re.compile(r'_\{\s*(\\?[A-Za-z]+)\s*\^\s*(?:\{\s*%s\s*\}|%s)\s*\}' % (_CHARGE, _CHARGE))
 
 
-def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
+def with_aliases(reference: str, answer: str, question: str = '') -> Optional[Tuple[str, str]]:
     """Both LaTeX texts with aliased symbols spelt alike, or None when no alias applies safely.
 
     * ``k_B`` becomes ``k`` on a side that writes no bare ``k`` of its own, when the other side writes
       ``k`` and neither writes ``\\hbar`` or an imaginary exponent (``\\hbar k``, ``e^{ikx}``: a wave number);
     * ``m_{K^-}`` becomes ``m_{K}`` on a side where no other charge of that particle occurs;
-    * a bold letter becomes plain where the other side writes it plain (:func:`_unbolded`).
+    * a bold letter becomes plain where the other side writes it plain (:func:`_unbolded`);
+    * ``m_e`` becomes ``m`` where the question is about electrons (:func:`_electron_mass`).
     """
     new_reference, new_answer = reference, answer
     for side in ('reference', 'answer'):
@@ -79,6 +80,7 @@ def with_aliases(reference: str, answer: str) -> Optional[Tuple[str, str]]:
             text = _BOLTZMANN_RE.sub('k', text)
         text = _uncharged(text)
         text = _unbolded(text, other)
+        text = _electron_mass(text, other, question)
         if side == 'reference':
             new_reference = text
         else:
@@ -103,6 +105,39 @@ def _unbolded(text: str, other: str) -> str:
     plain_here, plain_other = re.sub(commands, ' ', _BOLD_RE.sub(' ', text)), re.sub(commands, ' ', other)
     safe = {x for x in letters if x in plain_other and not re.search(r'%s(?!\s*_)' % x, plain_here)}
     return _BOLD_RE.sub(lambda m: (m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) in safe else m.group(0), text)
+
+
+#: the electron's mass: m_e, m_{e}, m_{\rm e}, m_{\mathrm{e}}, m_\text{e}
+_ELECTRON_MASS_RE = re.compile(r'(?<![A-Za-z\\])m_(?:\{\s*(?:e|\\rm\s+e|\\(?:mathrm|text|textrm|rm)\s*\{\s*e\s*\})\s*\}|\\(?:mathrm|text|textrm|rm)\s*\{\s*e\s*\}|e)')
+#: any mass symbol other than a bare m: m_p, m_\mu, m_{\pi}, M, \mu (a reduced mass)
+_OTHER_MASS_RE = re.compile(r'(?<![A-Za-z\\])m_|(?<![A-Za-z\\])M(?![A-Za-z])|\\mu(?![A-Za-z])')
+#: a question about an electron's motion: the electron, an atom in Bohr's model, hydrogen
+_ABOUT_ELECTRONS_RE = re.compile(r'electron|hydrogen|\bbohr', re.I)
+#: a question that also has another light particle or an effective mass, which a bare m may name
+_OTHER_PARTICLES_RE = re.compile(r'muon|pion|kaon|meson|positron|exciton|quark|\bholes?\b|effective mass|reduced mass'
+                                 r'|\\mu\^-|\\pi\^', re.I)
+
+
+def _electron_mass(text: str, other: str, question: str) -> str:
+    """``m_e`` -> ``m`` when the other side writes the electron's mass as a bare ``m``: both sides name
+    one mass and no other, and the question is about electrons and no other light particle.
+
+    Why: ``E_n = -m_e e^4/(32\\pi^2\\epsilon_0^2\\hbar^2 n^2)`` answers a reference that writes ``m``; in
+    a muonic atom or beside a proton mass ``m_p`` a bare ``m`` may be another particle's."""
+    if not _ELECTRON_MASS_RE.search(text) or _ELECTRON_MASS_RE.search(other) or not _ABOUT_ELECTRONS_RE.search(question) \
+            or _OTHER_PARTICLES_RE.search(question):
+        return text
+    rest = _ELECTRON_MASS_RE.sub(' ', text)
+    if _bare_m(rest) or not _bare_m(other) or _OTHER_MASS_RE.search(rest) or _OTHER_MASS_RE.search(other):
+        return text
+    return _ELECTRON_MASS_RE.sub('m', text)
+
+
+def _bare_m(text: str) -> bool:
+    """Whether ``m`` occurs as a symbol of its own (``me^4``, ``2m``), not in a command, word or subscript."""
+    text = re.sub(r'\\(?:text|mathrm|rm|textrm|mbox)\s*\{[^{}]*\}|\\[A-Za-z]+', ' ', text)
+    text = re.sub(r'_\{[^{}]*\}|_[A-Za-z0-9]', ' ', text)
+    return 'm' in text
 
 
 def _bare_k(text: str) -> bool:

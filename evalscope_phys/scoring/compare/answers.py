@@ -156,6 +156,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(answer, Relation):
         if answer.kind in ('=', 'approx'):  # "a + b = 5" for a value: the value it states
             return dispatch(reference, answer.right, options)
+        if answer.kind == 'to' and dispatch(reference, answer.right, options).strict:
+            return rejected(UNDECIDED, 'the value as a limit (to): right if the question asks for one', eed=None)
         return rejected('not_equivalent', 'a relation for a value')
     if isinstance(reference, Interval):
         return compare_relations.compare_intervals(reference, answer, options)
@@ -406,7 +408,11 @@ def _ordered_object(reference: Collection, answer: Answer, options: Options) -> 
 
 
 def _ratio(reference: Collection, answer: Answer, options: Options) -> Outcome:
-    """``1 : 4`` against ``2 : 8``: the entries divided by the first one compare as values."""
+    """``1 : 4`` against ``2 : 8``: the entries divided by one the ratio does not make zero (``0 : 2 : 1``
+    is ``0 : \\frac49 : \\frac29``) compare as values; a two-term ratio ``2 : 1`` against one number
+    is that number's ratio to 1 (the value ``2``, never ``\\frac12``)."""
+    if len(reference.items) == 2 and isinstance(answer, Value) and _plain_value(answer) is not None:
+        answer = Collection('ratio', (answer, Value('1')))
     if not (isinstance(answer, Collection) and answer.kind in ('ratio', 'tuple', 'list')) \
             or len(answer.items) != len(reference.items):
         return rejected('not_equivalent', 'not a ratio of as many terms')
@@ -423,9 +429,11 @@ def _ratio(reference: Collection, answer: Answer, options: Options) -> Outcome:
         if expr is None:
             return rejected('unparseable_answer', error)
         answers.append(expr)
-    if refs[0] == 0 or answers[0] == 0:
+    pivot = next((i for i, r in enumerate(refs) if r != 0), None)
+    if pivot is None or answers[pivot] == 0:
         return match_items(reference.items, answer.items, options, ordered=True)
-    outcomes = [expressions(r / refs[0], a / answers[0], options) for r, a in zip(refs[1:], answers[1:])]
+    outcomes = [expressions(r / refs[pivot], a / answers[pivot], options)
+                for i, (r, a) in enumerate(zip(refs, answers)) if i != pivot]
     if all(o.strict for o in outcomes):
         return accepted('equivalent', 'same ratio')
     if all(o.lenient for o in outcomes):

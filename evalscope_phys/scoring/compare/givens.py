@@ -12,11 +12,12 @@ from typing import Optional
 import sympy
 
 from ..answer import Value
-from .conventions import thermal
+from .conventions import lorentz, thermal, wave_number
 from .values import expressions, special_symbols
 from ..read.definitions import substituted, unresolved_conflict
 from .outcome import Options, Outcome, STRICT_RTOL, UNDECIDED, accepted, rejected
 from .problem_values import missing_values, value_in
+from .question_spelling import respelt
 from .rounding import round_to, stated_number
 
 
@@ -28,7 +29,10 @@ def with_definitions(reference: sympy.Expr, answer: sympy.Expr, options: Options
     if outcome.strict or outcome.reason == UNDECIDED:
         return outcome
     for pair, how in ((substituted(reference, answer, givens) if givens is not None else None, 'as defined'),
-                      (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)')):
+                      (thermal(reference, answer, givens), 'by the thermal convention (beta = 1/kT, tau = kT)'),
+                      (lorentz(reference, answer, givens), 'as the Lorentz factor 1/sqrt(1 - beta^2)'),
+                      (wave_number(reference, answer, givens), 'as the wave number 2 pi/lambda'),
+                      (respelt(reference, answer, givens), 'as the question spells it')):
         if pair is None:
             continue
         again = expressions(pair[0], pair[1], options, unit_reason)

@@ -6,19 +6,23 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 import sympy
 
 from . import answers as compare
 from . import numeric
 from ..answer import Answer, Collection, Definition, Interval, Relation, Value
+from .aliases import with_aliases
+from .conventions import lorentz, wave_number
 from .values import eed_distance, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
 """Relations whose sides may be swapped."""
+CANNOT_READ = frozenset({UNDECIDED, 'unparseable_answer'})
+"""Side outcomes that say the engine could not read or decide a side, not that the sides differ."""
 EQUALITY_LIKE = frozenset({'=', 'approx', 'sim'})
 """``=``, ``\\approx`` and ``\\sim`` between the same two sides state the same result: a physicist
 writes ``\\Gamma_1/\\Gamma_2 \\approx 0`` for ``= 0``."""
@@ -34,6 +38,10 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         return rejected('not_equivalent', 'not a relation' if reference.kind != '=' else 'not an equation')
     kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
     if not kind_matches:
+        if {reference.kind, answer.kind} <= EQUALITY_LIKE | {'to'} and \
+                _sides(reference, answer, options, swapped=False).strict:
+            # v_f \to v_0 for v_f = v_0: right if the question asks for a limit, which the engine cannot tell
+            return rejected(UNDECIDED, f'the same sides, {answer.kind} for {reference.kind}: a limit or a value', eed=None)
         return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
     side_by_side = _sides(reference, answer, options, swapped=False)
     if side_by_side.strict:
@@ -87,6 +95,9 @@ def _sides(reference: Relation, answer: Relation, options: Options, swapped: boo
         return accepted(outcomes[1].reason)
     if all(o.lenient for o in outcomes):
         return Outcome(False, True, next(o.reason for o in outcomes if not o.strict), 0.0)
+    if all(o.strict or o.reason in CANNOT_READ for o in outcomes):
+        # (\partial S/\partial V)_T against \left(\frac{\partial S}{\partial V}\right)_T: no side is known to differ
+        return rejected(UNDECIDED, 'a side the engine cannot read', eed=None)
     return rejected('not_equivalent', 'different sides', eed=None)
 
 
@@ -109,9 +120,54 @@ def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sym
 
 
 def _difference(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    outcome = _difference_as_written(reference, answer, options)
+    if outcome is None or outcome.strict:
+        return outcome
+    aliased = _with_aliases(reference, answer, options)
+    again = _difference_as_written(*aliased, options) if aliased else None
+    if again is not None and again.strict:
+        return again
+    for convention in (lorentz, wave_number):
+        again = _difference_as_written(reference, answer, options, convention)
+        if again is not None and again.strict:
+            return again
+    return outcome
+
+
+_JOIN = ' ;; '
+"""Between the two sides of a relation while :func:`~.aliases.with_aliases` reads them as one text."""
+
+
+def _with_aliases(reference: Relation, answer: Relation, options: Options) -> Optional[Tuple[Relation, Relation]]:
+    """Both relations with aliased symbols spelt alike (``k_B`` for ``k`` in ``n_1/n_2 = e^{\\Delta E/k_BT}``),
+    each relation's two sides read as one text so that the alias sees all of it; None when none applies."""
+    if not all(isinstance(side, Value) for side in (reference.left, reference.right, answer.left, answer.right)):
+        return None
+    texts = [r.left.latex + _JOIN + r.right.latex for r in (reference, answer)]
+    if any(text.count(_JOIN) != 1 for text in texts):
+        return None
+    aliased = with_aliases(*texts, options.givens.question_text if options.givens else '')
+    if aliased is None:
+        return None
+    out = []
+    for relation, text in zip((reference, answer), aliased):
+        left, right = text.split(_JOIN)
+        out.append(Relation(relation.kind, Value(left), Value(right)))
+    return out[0], out[1]
+
+
+def _difference_as_written(reference: Relation, answer: Relation, options: Options,
+                           convention: Optional[Callable] = None) -> Optional[Outcome]:
+    """``lhs - rhs`` of both relations compared; with a notation ``convention`` of :mod:`.conventions`
+    applied to all four sides first (None when it does not apply)."""
     ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
     if ref_sides is None or ans_sides is None:
         return None
+    if convention is not None:
+        rewritten = convention(sympy.Tuple(*ref_sides), sympy.Tuple(*ans_sides), options.givens)
+        if rewritten is None:
+            return None
+        ref_sides, ans_sides = tuple(rewritten[0]), tuple(rewritten[1])
     f, g = ref_sides[1] - ref_sides[0], ans_sides[1] - ans_sides[0]
     positive = reference.kind in ('<', '<=', 'll')
     special = special_symbols(f) | special_symbols(g)
@@ -127,7 +183,42 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
         return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
     if sampled.worst <= options.rtol:
         return Outcome(False, True, 'within_tolerance', eed, 'the same relation within tolerance', sampled.worst)
+    if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE:
+        if _inverted(f, ans_sides):
+            return accepted('equivalent_numerically', 'the same equation with both sides inverted')
+        if _cross_multiplied(f, g):
+            return accepted('equivalent_numerically', 'the same equation, multiplied out')
     return rejected('not_equivalent', 'a different relation', eed=eed)
+
+
+def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bool:
+    """Whether ``1/lhs = 1/rhs`` of the answer is the reference's equation ``reference = 0`` up to a constant.
+
+    Why: ``n_1/n_2 = e^{\\Delta E/kT}`` states ``n_2/n_1 = e^{-\\Delta E/kT}``; inverting both sides is
+    safe only when neither side is zero (``x = 0`` has no inverse)."""
+    if any(side == 0 or side.is_zero for side in sides):
+        return False
+    sampled = numeric.proportional(reference, 1 / sides[1] - 1 / sides[0], positive=False)
+    return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
+
+
+MAX_NUMERATOR_OPS = 80
+"""Equations larger than this (SymPy operations) are not brought over a common denominator (cost)."""
+
+
+def _cross_multiplied(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """Whether ``reference = 0`` and ``answer = 0`` have numerators equal up to a constant over a common
+    denominator: ``a/b = c/d`` is ``ad = bc`` and ``I/I_0 = 0`` is ``I = 0``.
+
+    Why numerators and not the quotient: ``xy = 0`` is not ``x = 0`` (the numerators ``xy`` and ``x``
+    differ), and ``x^2 = x`` is not ``x = 1``; multiplying out by a denominator loses no solution."""
+    if sympy.count_ops(reference) > MAX_NUMERATOR_OPS or sympy.count_ops(answer) > MAX_NUMERATOR_OPS:
+        return False
+    top_f, top_g = sympy.fraction(sympy.together(reference))[0], sympy.fraction(sympy.together(answer))[0]
+    if not top_f.free_symbols or not top_g.free_symbols:
+        return False
+    sampled = numeric.proportional(top_f, top_g, positive=False)
+    return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
 
 
 def _same_symbols(reference: Answer, answer: Answer) -> bool:

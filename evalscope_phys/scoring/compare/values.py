@@ -70,7 +70,7 @@ def compare_values(reference: Value, answer: Value, options: Options) -> Outcome
     outcome = _compare_values(reference, answer, options)
     if outcome.strict or outcome.reason in ('answer_too_large', 'dimension_mismatch'):
         return outcome
-    aliased = with_aliases(reference.latex, answer.latex)
+    aliased = with_aliases(reference.latex, answer.latex, options.givens.question_text if options.givens else '')
     if aliased is None:
         return outcome
     again = _compare_values(replace(reference, latex=aliased[0]), replace(answer, latex=aliased[1]), options)

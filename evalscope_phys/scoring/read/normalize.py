@@ -472,13 +472,31 @@ class _Rewriter:
         elif c == '|' and self._ket_end() is not None:
             self.ket()
         elif c == '_':
-            raise _unsupported('subscript_on_expression')  # (a+b)_0, \right|_{x=0}
+            if not self._held_derivative():
+                raise _unsupported('subscript_on_expression')  # (a+b)_0, \right|_{x=0}
         elif c == '~':
             self.out.append(' \\sp ')
         elif c in '&\\#':
             raise LatexError('stray_character', c)
         else:
             self.out.append(c)
+
+    def _held_derivative(self) -> bool:
+        """``\\left(\\frac{\\partial U}{\\partial V}\\right)_T`` (at constant ``T``): one opaque derivative
+        ``pd:U/V|T``, never ``pd:U/V`` (``(\\partial U/\\partial V)_S`` is another quantity); False otherwise."""
+        spoken = [j for j, piece in enumerate(self.out) if piece.strip()]
+        if len(spoken) < 3:
+            return False
+        opening, inner, closing = (self.out[j].strip() for j in spoken[-3:])
+        m = _DERIVATIVE_VARIABLE_RE.fullmatch(inner)
+        if opening != '(' or closing != ')' or m is None:
+            return False
+        held = self.name_of(self.take_argument())
+        if not held or not re.fullmatch(r'[\\A-Za-z0-9_]+', held):
+            raise _unsupported('subscript_on_expression')
+        del self.out[spoken[-3]:]
+        self.out.append('\\variable{%s|%s}' % (m.group(1), held))
+        return True
 
     def command(self, name: str) -> None:
         if name in SPACING:
@@ -749,6 +767,12 @@ _AFTER_SIGN = frozenset({'right', 'rangle', 'rightarrow', 'to', 'leftrightarrow'
                          ',', ';', 'rbrace', 'cdot', 'times', 'le', 'leq', 'ge', 'geq', 'neq', 'approx', 'sim'})
 
 
+_DERIVATIVE_VARIABLE_RE = re.compile(r'\\variable\{((?:pd|d)\d*:[^{}|]+)\}')
+#: ``\\partial S/\\partial V`` with one symbol on each side: the derivative ``\\frac{\\partial S}{\\partial V}``
+_SLASH_DERIVATIVE_RE = re.compile(r'\\partial\s*((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[A-Za-z0-9]+\}|_[A-Za-z0-9])?)\s*/\s*'
+                                  r'\\partial\s*((?:\\[A-Za-z]+|[A-Za-z])(?:_\{[A-Za-z0-9]+\}|_[A-Za-z0-9])?)(?![A-Za-z0-9_^])')
+
+
 def _strip_ws(tokens: List[Token]) -> List[Token]:
     return [t for t in tokens if t[0] != 'ws']
 
@@ -865,6 +889,7 @@ def normalize_latex(text: str) -> str:
     text = _numbers(despace(text))
     text = _E_NOTATION_RE.sub(lambda m: '%s\\cdot 10^{%s}' % (m.group(1), m.group(2)), text)
     text = text.replace('\\{', '\\lbrace ').replace('\\}', '\\rbrace ')
+    text = _SLASH_DERIVATIVE_RE.sub(r'\\frac{\\partial \1}{\\partial \2}', text)
     out = ''.join(_run(text))
     out = re.sub(r'\s+', ' ', out).strip()
     out = re.sub(r'(\s*\\sp\s*)+', ' \\\\sp ', out).strip()

@@ -128,13 +128,15 @@ def _split_relations(text: str) -> Tuple[List[str], List[Tuple[str, bool]]]:
     return [p.strip() for p in pieces], [RELATIONS[s] for s in found]
 
 
-_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}\s)[^{}$]*\}\s*(?=[^\s\\^_]|\\(?!text\b))')
-"""A leading sentence and the formula after it; a group raised or subscripted (``\\text{one ton per cm}^3``)
-is the base of that script, not a sentence before a formula."""
+_LEAD_PROSE_RE = re.compile(r'^\\text\s*\{(?=[^{}$]*[A-Za-z]{2}(?:\s|:))[^{}$]*\}\s*(?:(?<=:\})|:\s*)?'
+                            r'(?=[^\s\\^_:]|\\(?!text\b))')
+"""A leading sentence and the formula after it, or a word label with its colon (``\\text{Eigenvalues: }``,
+``\\text{electron:}``); a group raised or subscripted (``\\text{one ton per cm}^3``) is the base of that
+script, not a sentence before a formula."""
 
 
 #: lead words that change the value after them (``\\text{negative } 5``): never dropped
-_NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*\}\s*$')
+_NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*:?\s*\}\s*$')
 
 
 #: lead words after which a reaction is the object of a claim (``\\text{Lepton number is violated in } n \\to
