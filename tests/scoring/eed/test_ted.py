@@ -86,13 +86,20 @@ def test_engine_distances_equal_the_oracle_on_every_golden_pair(monkeypatch):
 
 
 @pytest.mark.integration
-def test_engine_distances_equal_the_oracle_on_every_dev_pair(monkeypatch, shared_data):
+def test_engine_distances_and_scores_equal_the_oracle_on_every_dev_pair(monkeypatch, shared_data):
     rows = [json.loads(line) for line in (shared_data / 'eed' / 'eed_dev_pairs.jsonl').open(encoding='utf-8')]
     seen = _engine_tree_pairs(monkeypatch, [(r['gt'], r['gen']) for r in rows])
     assert len(seen) >= 250
     assert max(a.size() * b.size() for a, b, _ in seen) > 10_000  # the numpy engine is exercised
     for a, b, distance in seen:
-        assert distance == oracle_distance(a, b), (a.render(), b.render())
+        expected = oracle_distance(a, b)
+        assert distance == expected, (a.render(), b.render())
+        # the EED score the engine reports (b is the reference tree)
+        assert eed.eed_from_distance(distance, b.size()) == eed.eed_from_distance(expected, b.size())
+        # and both engines on the same tables, whichever the size picks
+        tables = ted.oriented(a, b, cluster_cost)
+        if tables[0].work * tables[1].work < ted.NUMPY_MAX_CELLS:
+            assert ted._python_distance(*tables) == ted._numpy_distance(*tables) == expected
 
 
 def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
