@@ -291,13 +291,13 @@ def _numpy_distance(ta: Indexed, tb: Indexed, laba: List[int], labb: List[int]) 
     zero, one = sa.size * width, sa.size * width + 1
     table[zero], table[one] = 0.0, 1.0
 
-    rows = np.flatnonzero(~first_rows).astype(np.int32)
-    cols = np.flatnonzero(~first_cols).astype(np.int32)
+    rows = np.flatnonzero(~first_rows)
+    cols = np.flatnonzero(~first_cols)
     # The inner cells in anti-diagonal order, as (row entry, column entry) pairs: every per-cell
     # quantity is (a row's part) + (a column's part), two gathers from small per-side arrays.
     diagonal = sa.local[rows].astype(np.int16)[:, None] + sb.local[cols].astype(np.int16)[None, :]
     counts = np.bincount(diagonal.ravel())
-    order = np.argsort(diagonal, axis=None, kind='stable').astype(np.int32)
+    order = np.argsort(diagonal, axis=None, kind='stable')
     del diagonal
     r, c = np.divmod(order, len(cols))
     del order
