@@ -210,7 +210,7 @@ class _Side:
     Entry ``e`` is local index ``local[e]`` (0 = the empty forest) of key root ``x``'s table; for
     ``local > 0`` it stands for node ``node[e]``. ``start[e]`` is the entry of the forest left of that
     node's subtree, ``boundary[e]`` the cost of the forest against the empty forest. Nothing here
-    depends on the other tree, so it is kept with the table (``Indexed.side``).
+    depends on the other tree, so it is cached per table (``_side``).
     """
 
     def __init__(self, t: Indexed):

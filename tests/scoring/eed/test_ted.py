@@ -110,3 +110,17 @@ def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
         a, b = _random_tree(rng, 2, 2), _random_tree(rng, 2, 2)
         assert tree_edit_distance(a, b) == oracle_distance(a, b)
     assert len(ted._index_cache) <= 50
+
+
+def test_the_numpy_engine_array_cache_is_bounded_in_entries(monkeypatch):
+    monkeypatch.setattr(ted, 'SIDE_CACHE_ENTRIES', 500)
+    monkeypatch.setattr(ted, '_side_cache', ted.OrderedDict())
+    monkeypatch.setattr(ted, '_side_entries', 0)
+    rng = random.Random(11)
+    for _ in range(40):
+        a, b = _random_tree(rng, 4, 3), _random_tree(rng, 4, 3)
+        tables = ted.oriented(a, b, cluster_cost)
+        assert ted._numpy_distance(*tables) == oracle_distance(a, b)
+        assert ted._side_entries <= 500
+        assert ted._side_entries == sum(side.size for _, side in ted._side_cache.values())
+    assert ted._side_cache
