@@ -57,7 +57,7 @@ def labelled_pairs(path: Path) -> int:
         for line in (SHARED / 'peer' / name).read_text(encoding='utf-8').splitlines():
             row = json.loads(line)
             rows.append({'gt': row[gt], 'gen': row[gen]})
-    for name in ('golden_cases.json', 'near_misses.json', 'quantity_name_cases.json'):
+    for name in ('golden_cases.json', 'near_misses.json', 'compare/quantity_name_cases.json'):
         for row in json.loads((ROOT / 'tests' / 'scoring' / name).read_text(encoding='utf-8')):
             rows.append({'gt': row['reference'], 'gen': row['answer']})
     path.write_text(''.join(json.dumps(r) + '\n' for r in rows), encoding='utf-8')

@@ -5,16 +5,26 @@ simple preprocessing (this script's, not the engine's), simplifies both sides in
 then times ``eed_score`` alone in this process, and ``run_limited`` round trips.
 
     .venv/bin/python scripts/bench_eed.py [--pairs PATH] [--repeat 3] [--limit N] [--timeout 5]
+                                          [--baseline DIR [--rounds 3]]
 
 Preparing all 655 pairs takes minutes (SymPy's simplify, not EED); --limit 150 gives a quick look.
+
+``--baseline DIR`` is another source tree (``git worktree`` or ``git archive | tar -x``): the pairs
+are prepared once here, then this tree and DIR each time the same SymPy pairs in a fresh process
+(``PYTHONPATH`` set to the tree), in turn (A B A B ...), and the script prints each figure for both
+with the ratio baseline/this and the load average of every round.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import pickle
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -90,12 +100,65 @@ def prepare(rows: List[dict], workers: int, timeout: float) -> Tuple[List[Tuple[
         return [item for item in executor.map(one, rows) if item is not None], skipped
 
 
+def measure(prepared: List[Tuple[dict, Any, Any]], repeat: int) -> dict:
+    """The figures one tree gives on already prepared pairs: EED in process and through the pool."""
+    in_process: List[float] = []
+    for _ in range(repeat):
+        for _, ref, ans in prepared:
+            t0 = time.perf_counter()
+            eed_score(ref, ans)
+            in_process.append(time.perf_counter() - t0)
+    run_limited(pow, 2, 2)  # make sure a worker is up
+    pooled = []
+    for _, ref, ans in prepared:
+        t0 = time.perf_counter()
+        run_limited(eed_score, ref, ans)
+        pooled.append(time.perf_counter() - t0)
+    scores = [eed_score(ref, ans).score for _, ref, ans in prepared]
+    return {'in_process_mean': statistics.mean(in_process), 'in_process_p99': percentile(in_process, 0.99),
+            'pool_mean': statistics.mean(pooled), 'pool_p99': percentile(pooled, 0.99), 'scores': scores}
+
+
+def side_by_side(prepared: List[Tuple[dict, Any, Any]], baseline: Path, rounds: int, repeat: int) -> None:
+    """This tree and ``baseline`` in turn, each in a fresh process on the same pickled pairs."""
+    here = Path(__file__).resolve().parents[1]
+    with tempfile.NamedTemporaryFile(suffix='.pickle', delete=False) as handle:
+        pickle.dump([(ref, ans) for _, ref, ans in prepared], handle)
+    figures: dict = {here: [], baseline: []}
+    try:
+        for round_ in range(rounds):
+            for tree in (here, baseline):
+                env = dict(os.environ, PYTHONPATH=str(tree))
+                done = subprocess.run([sys.executable, __file__, '_measure', handle.name, str(repeat)], env=env,
+                                      capture_output=True, text=True, check=True)
+                figures[tree].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(f'round {round_ + 1}: load average {os.getloadavg()[0]:.2f}')
+    finally:
+        os.unlink(handle.name)
+    new, old = figures[here], figures[baseline]
+    equal = all(n['scores'] == o['scores'] for n, o in zip(new, old))
+    print(f'EED scores bit-equal between the trees on all {len(prepared)} pairs: {equal}')
+    for key in ('in_process_mean', 'in_process_p99', 'pool_mean', 'pool_p99'):
+        ratios = [o[key] / n[key] for n, o in zip(new, old)]
+        print(f'{key:16s} this {statistics.median([n[key] for n in new]) * 1e3:8.2f} ms  baseline '
+              f'{statistics.median([o[key] for o in old]) * 1e3:8.2f} ms  baseline/this '
+              f'{statistics.median(ratios):.2f}x (median of {rounds} paired rounds)')
+
+
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ['_measure']:  # a side-by-side child: the figures of this process's tree, as JSON
+        with open(argv[1], 'rb') as handle:
+            pairs = pickle.load(handle)
+        print(json.dumps(measure([({}, ref, ans) for ref, ans in pairs], int(argv[2]))))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--pairs', type=Path, default=DEFAULT_PAIRS)
     parser.add_argument('--repeat', type=int, default=3, help='timed passes over the parsed pairs')
     parser.add_argument('--limit', type=int, default=0, help='use only the first N pairs (0: all)')
     parser.add_argument('--timeout', type=float, default=ANSWER_DEADLINE, help='seconds to parse+simplify one pair')
+    parser.add_argument('--baseline', type=Path, help='another source tree, timed in turn with this one')
+    parser.add_argument('--rounds', type=int, default=3, help='paired rounds with --baseline')
     args = parser.parse_args(argv)
     if not args.pairs.is_file():
         print(f'pairs file not found: {args.pairs}', file=sys.stderr)
@@ -107,7 +170,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     start = time.perf_counter()
     prepared, skipped = prepare(rows, get_pool().size, args.timeout)
     print(f'parsed+simplified {len(prepared)}/{len(rows)} pairs in {time.perf_counter() - start:.1f} s; '
-          f'skipped (naive preprocessing, limits, timeouts): {dict(skipped)}')
+          f'skipped (naive preprocessing, limits, timeouts): {dict(skipped)}; load {os.getloadavg()[0]:.2f}')
+    if args.baseline:
+        side_by_side(prepared, args.baseline.resolve(), args.rounds, args.repeat)
+        return 0
     sizes = sorted(expression_tree(ref).size() + expression_tree(ans).size() for _, ref, ans in prepared)
     print(f'tree sizes (reference + answer nodes): median={statistics.median(sizes):.0f} '
           f'p90={percentile(sizes, 0.9):.0f} max={sizes[-1]}')
@@ -149,4 +215,10 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    # Pool workers resolve ``parse_and_simplify`` by module name, and ``__main__`` is not this file in
+    # a worker: run the script as the importable module ``bench_eed`` (its folder on the workers' path).
+    HERE = str(Path(__file__).resolve().parent)
+    os.environ['PYTHONPATH'] = os.pathsep.join(p for p in (HERE, os.environ.get('PYTHONPATH')) if p)
+    sys.path.insert(0, HERE)
+    from bench_eed import main as module_main
+    sys.exit(module_main())

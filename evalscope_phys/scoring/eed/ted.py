@@ -10,8 +10,9 @@ its cluster price". Two ways to fill the same tables:
   ``(i, j-1)``, ``(i-1, j-1)``, the row/column left of the current subtrees, and a ``treedist`` value
   that is itself a cell of a table of nested key roots at a strictly lower anti-diagonal (its local
   row/column index is smaller by the distance between the two tables' leftmost leaves). So a
-  diagonal is a handful of vectorised gathers and minimums, and every cell is the minimum of the
-  same float sums as in the cell-by-cell loop: the distances are bit-equal, not merely close.
+  diagonal is one gather of its cells' six sources, three additions and one minimum, and every cell
+  is the minimum of the same float sums as in the cell-by-cell loop: the distances are bit-equal,
+  not merely close. The per-tree arrays it needs are cached beside the tables (``_side``).
 
 Both run on the orientation (tree or mirror image) that needs fewer cells, chosen the same way.
 The per-tree tables are cached (``indexed``): a reference scored against many answers, or the same
@@ -27,16 +28,20 @@ import numpy as np
 
 from evalscope_phys.scoring.eed.tree import ExprNode
 
-NUMPY_MIN_CELLS = 6_000
+NUMPY_MIN_CELLS = 3_000
 """Below this many DP cells the cell-by-cell loop is faster than numpy's per-diagonal overhead."""
-NUMPY_MAX_CELLS = 3_000_000
-"""Above this the all-tables arrays (36 bytes a cell) would cost >100 MB; the loop runs instead."""
+NUMPY_MAX_CELLS = 1_500_000
+"""Above this the all-tables arrays (about 64 bytes a cell at their peak) would cost ~100 MB; the loop
+runs instead. The largest dev pair has 0.86 M cells."""
 INDEX_CACHE_NODES = 200_000
 """Nodes of indexed trees kept in the cache (about 100 bytes a node: ~20 MB at most)."""
 INDEX_CACHE_ENTRIES = 4096
 """Indexed trees kept, whatever their size: a table costs ~600 bytes before its nodes, so 200k nodes of
 3-node answers (each answer is indexed once, then never seen again) would grow a worker by ~40 MB
 over 50k pairs; 4096 covers both orientations of the 1,024 references a worker keeps."""
+SIDE_CACHE_ENTRIES = 200_000
+"""Entries of the numpy engine's per-tree arrays kept (about 50 bytes an entry: ~10 MB at most), so a
+reference's arrays are built once for all its large answers."""
 
 Label = Tuple[str, str]
 
@@ -204,10 +209,11 @@ class _Side:
 
     Entry ``e`` is local index ``local[e]`` (0 = the empty forest) of key root ``x``'s table; for
     ``local > 0`` it stands for node ``node[e]``. ``start[e]`` is the entry of the forest left of that
-    node's subtree, ``boundary[e]`` the cost of the forest against the empty forest.
+    node's subtree, ``boundary[e]`` the cost of the forest against the empty forest. Nothing here
+    depends on the other tree, so it is cached per table (``_side``).
     """
 
-    def __init__(self, t: Indexed, labels: List[int]):
+    def __init__(self, t: Indexed):
         local: List[int] = []
         node: List[int] = []
         start: List[int] = []
@@ -235,16 +241,45 @@ class _Side:
         self.size = len(local)
         self.local = np.array(local, dtype=np.int64)
         self.node = np.array(node, dtype=np.int64)
-        self.start = np.array(start, dtype=np.int64)
+        self.start = np.array(start, dtype=np.int32)
         self.boundary = np.array(boundary, dtype=np.float64)
         self.whole = np.array([whole[k] if k >= 0 else 0.0 for k in node], dtype=np.float64)
-        self.label = np.array([labels[k] if k >= 0 else -1 for k in node], dtype=np.int64)
         self.is_tree = np.array(tree, dtype=bool)  # the node's subtree starts at the table's empty row
-        self.entry_of_node = np.array(entry_of_node, dtype=np.int64)
+        self.entry_of_node = np.array(entry_of_node, dtype=np.int32)
+        self.nested = self.entry_of_node[np.maximum(self.node, 0)]
+        """Per entry, the entry where its node's subtree is a whole tree (where its treedist lives)."""
+
+    def labels(self, labels: List[int]) -> np.ndarray:
+        """Per entry, its node's label id in this pair's numbering (-1 for the empty forest)."""
+        ids = np.array(labels, dtype=np.int64)[np.maximum(self.node, 0)]
+        ids[self.node < 0] = -1
+        return ids
+
+
+_side_cache: 'OrderedDict[int, Tuple[Indexed, _Side]]' = OrderedDict()
+_side_entries = 0
+
+
+def _side(t: Indexed) -> _Side:
+    """The numpy arrays of one table, cached beside it (keyed by identity: the table is kept alive)."""
+    global _side_entries
+    with _index_lock:
+        hit = _side_cache.get(id(t))
+        if hit is not None and hit[0] is t:
+            _side_cache.move_to_end(id(t))
+            return hit[1]
+    side = _Side(t)
+    with _index_lock:
+        if id(t) not in _side_cache and side.size <= SIDE_CACHE_ENTRIES:
+            _side_cache[id(t)] = (t, side)
+            _side_entries += side.size
+        while _side_entries > SIDE_CACHE_ENTRIES and _side_cache:
+            _side_entries -= _side_cache.popitem(last=False)[1][1].size
+    return side
 
 
 def _numpy_distance(ta: Indexed, tb: Indexed, laba: List[int], labb: List[int]) -> float:
-    sa, sb = _Side(ta, laba), _Side(tb, labb)
+    sa, sb = _side(ta), _side(tb)
     width = sb.size
     # F holds every table; the two extra cells are the relabel costs 0.0 and 1.0.
     table = np.empty(sa.size * width + 2, dtype=np.float64)
@@ -258,47 +293,51 @@ def _numpy_distance(ta: Indexed, tb: Indexed, laba: List[int], labb: List[int]) 
 
     rows = np.flatnonzero(~first_rows)
     cols = np.flatnonzero(~first_cols)
-    # Every per-cell quantity is (a row's part) + (a column's part): built by broadcasting, then put
-    # in anti-diagonal order with one gather each.
+    # The inner cells in anti-diagonal order, as (row entry, column entry) pairs: every per-cell
+    # quantity is (a row's part) + (a column's part), two gathers from small per-side arrays.
     diagonal = sa.local[rows].astype(np.int16)[:, None] + sb.local[cols].astype(np.int16)[None, :]
     counts = np.bincount(diagonal.ravel())
-    order = np.argsort(diagonal, axis=None, kind='stable').astype(np.int32)
+    order = np.argsort(diagonal, axis=None, kind='stable')
     del diagonal
+    r, c = np.divmod(order, len(cols))
+    del order
+    r, c = rows[r], cols[c]
 
     def ordered(row_part: np.ndarray, col_part: np.ndarray) -> np.ndarray:
-        return (row_part[rows].astype(np.int32)[:, None] + col_part[cols].astype(np.int32)[None, :]).ravel()[order]
+        return row_part.astype(np.int32)[r] + col_part.astype(np.int32)[c]
 
-    entry_a = np.arange(sa.size, dtype=np.int64) * width
-    entry_b = np.arange(width, dtype=np.int64)
-    start_a, start_b = sa.start * width, sb.start
-    nested_a = sa.entry_of_node[np.maximum(sa.node, 0)] * width
-    nested_b = sb.entry_of_node[np.maximum(sb.node, 0)]
+    entry_a = np.arange(sa.size, dtype=np.int32) * width
+    entry_b = np.arange(width, dtype=np.int32)
     cell = ordered(entry_a, entry_b)
-    up_left = ordered(start_a, entry_b)          # forest left of ai's subtree, same columns
-    left_up = ordered(entry_a, start_b)          # same rows, forest left of bj's subtree
+    # Row k of ``sources``: the cell whose value option k adds to; a diagonal's options are one gather.
+    sources = np.empty((6, len(cell)), dtype=np.int32)
+    np.subtract(cell, width, out=sources[0])                  # delete ai
+    np.subtract(cell, 1, out=sources[1])                      # insert bj
+    sources[2] = ordered(sa.start * width, entry_b)           # delete ai's whole subtree
+    sources[3] = ordered(entry_a, sb.start)                   # insert bj's whole subtree
     # The diagonal move: both rightmost trees whole -> relabel from (i-1, j-1); else treedist of the
     # two subtrees (a cell of a nested table) after the forests left of them.
-    tree = ((sa.is_tree[rows][:, None] & sb.is_tree[cols][None, :]).ravel()[order])
-    corner = np.where(tree, cell - (width + 1), ordered(start_a, start_b))
-    same = (sa.label[rows][:, None] == sb.label[cols][None, :]).ravel()[order]
-    extra = np.where(tree, np.where(same, zero, one), ordered(nested_a, nested_b))
-    a_whole = np.repeat(sa.whole[rows], len(cols))[order]
-    b_whole = np.tile(sb.whole[cols], len(rows))[order]
-    del order, tree, same
+    tree = sa.is_tree[r] & sb.is_tree[c]
+    same = sa.labels(laba)[r] == sb.labels(labb)[c]
+    sources[4] = np.where(tree, cell - (width + 1), ordered(sa.start * width, sb.start))
+    nested = ordered(sa.nested * width, sb.nested)
+    sources[5] = np.where(tree, np.where(same, zero, one), nested)
+    prices = np.empty((2, len(cell)), dtype=np.float64)
+    np.take(sa.whole, r, out=prices[0])
+    np.take(sb.whole, c, out=prices[1])
+    del tree, same, nested, r, c
 
-    take = table.take
+    take, minimum = table.take, np.minimum.reduce
     begin = 0
-    for count in counts:
+    for count in counts.tolist():
         if not count:
             continue
-        end = begin + int(count)
-        here = cell[begin:end]
-        best = take(here - width) + 1.0
-        np.minimum(best, take(here - 1) + 1.0, out=best)
-        np.minimum(best, take(up_left[begin:end]) + a_whole[begin:end], out=best)
-        np.minimum(best, take(left_up[begin:end]) + b_whole[begin:end], out=best)
-        np.minimum(best, take(corner[begin:end]) + take(extra[begin:end]), out=best)
-        table[here] = best
+        end = begin + count
+        options = take(sources[:, begin:end])
+        options[:2] += 1.0
+        options[2:4] += prices[:, begin:end]
+        options[4] += options[5]
+        table[cell[begin:end]] = minimum(options[:5], axis=0)
         begin = end
     root = sa.entry_of_node[len(ta.leftmost) - 1] * width + sb.entry_of_node[len(tb.leftmost) - 1]
     return float(table[root])

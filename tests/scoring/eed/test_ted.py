@@ -52,9 +52,9 @@ def test_large_random_trees_take_the_numpy_engine_and_equal_the_oracle(monkeypat
     calls: List[int] = []
     real = ted._numpy_distance
     monkeypatch.setattr(ted, '_numpy_distance', lambda *args: calls.append(1) or real(*args))
-    for _ in range(4):
-        a, b = _random_tree(rng, 7, 4), _random_tree(rng, 7, 4)
-        if a.size() < 60 or b.size() < 60:
+    for _ in range(12):
+        a, b = _random_tree(rng, 6, 4), _random_tree(rng, 6, 4)
+        if a.size() < 30 or b.size() < 30:
             continue
         assert tree_edit_distance(a, b) == oracle_distance(a, b)
     assert calls, 'no pair was large enough for the numpy engine'
@@ -86,13 +86,20 @@ def test_engine_distances_equal_the_oracle_on_every_golden_pair(monkeypatch):
 
 
 @pytest.mark.integration
-def test_engine_distances_equal_the_oracle_on_every_dev_pair(monkeypatch, shared_data):
+def test_engine_distances_and_scores_equal_the_oracle_on_every_dev_pair(monkeypatch, shared_data):
     rows = [json.loads(line) for line in (shared_data / 'eed' / 'eed_dev_pairs.jsonl').open(encoding='utf-8')]
     seen = _engine_tree_pairs(monkeypatch, [(r['gt'], r['gen']) for r in rows])
     assert len(seen) >= 250
     assert max(a.size() * b.size() for a, b, _ in seen) > 10_000  # the numpy engine is exercised
     for a, b, distance in seen:
-        assert distance == oracle_distance(a, b), (a.render(), b.render())
+        expected = oracle_distance(a, b)
+        assert distance == expected, (a.render(), b.render())
+        # the EED score the engine reports (b is the reference tree)
+        assert eed.eed_from_distance(distance, b.size()) == eed.eed_from_distance(expected, b.size())
+        # and both engines on the same tables, whichever the size picks
+        tables = ted.oriented(a, b, cluster_cost)
+        if tables[0].work * tables[1].work < ted.NUMPY_MAX_CELLS:
+            assert ted._python_distance(*tables) == ted._numpy_distance(*tables) == expected
 
 
 def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
@@ -103,3 +110,17 @@ def test_the_table_cache_is_bounded_in_entries_as_well_as_nodes(monkeypatch):
         a, b = _random_tree(rng, 2, 2), _random_tree(rng, 2, 2)
         assert tree_edit_distance(a, b) == oracle_distance(a, b)
     assert len(ted._index_cache) <= 50
+
+
+def test_the_numpy_engine_array_cache_is_bounded_in_entries(monkeypatch):
+    monkeypatch.setattr(ted, 'SIDE_CACHE_ENTRIES', 500)
+    monkeypatch.setattr(ted, '_side_cache', ted.OrderedDict())
+    monkeypatch.setattr(ted, '_side_entries', 0)
+    rng = random.Random(11)
+    for _ in range(40):
+        a, b = _random_tree(rng, 4, 3), _random_tree(rng, 4, 3)
+        tables = ted.oriented(a, b, cluster_cost)
+        assert ted._numpy_distance(*tables) == oracle_distance(a, b)
+        assert ted._side_entries <= 500
+        assert ted._side_entries == sum(side.size for _, side in ted._side_cache.values())
+    assert ted._side_cache
