@@ -1,7 +1,7 @@
 """Lets an unpatched EvalScope see our benchmarks and fixes, at no cost to interpreter start-up.
 
 The ``.pth`` file runs :func:`install` at every start: it only puts a finder on ``sys.meta_path``
-(no EvalScope import, ~0.1 ms). The finder waits for four EvalScope modules and runs one hook right
+(no EvalScope import, ~0.1 ms). The finder waits for six EvalScope modules and runs one hook right
 after each has executed, before anything else can use it:
 
 - ``evalscope.benchmarks``: wrap its lazy registry's resolvers so that our names resolve by importing
@@ -11,6 +11,8 @@ after each has executed, before anything else can use it:
   (model and judge) in configs, logs and reports.
 - ``evalscope.benchmarks.phyx.phyx_adapter``: score upstream ``phyx_oe`` by our rules when the installed
   EvalScope lacks the fix.
+- ``evalscope.run``: start booting the scoring workers as a native run of one of our benchmarks begins,
+  before EvalScope's own set-up (:mod:`evalscope_phys.benchmarks.scoring_start`).
 
 The private EvalScope names these hooks touch are all in :mod:`evalscope_phys.compat`.
 """
@@ -54,6 +56,13 @@ def _hook_io(module):
     compat.escape_invalid_unicode_in_jsonl(module)
 
 
+def _hook_run(module):
+    from evalscope_phys import compat
+    from evalscope_phys.benchmarks.scoring_start import start_for_run
+
+    compat.before_each_run(module, start_for_run)
+
+
 def _hook_phyx(module):
     from evalscope_phys.benchmarks.phyx_oe_fix import fix_phyx_oe
 
@@ -67,6 +76,7 @@ HOOKS = {
     'evalscope.config': ('mask credential headers of judge models', _hook_config),
     'evalscope.utils.io_utils': ('write replies with lone surrogates as JSON escapes', _hook_io),
     'evalscope.benchmarks.phyx.phyx_adapter': ('fix phyx_oe rule scoring', _hook_phyx),
+    'evalscope.run': ('start the scoring workers as a run of our benchmarks begins', _hook_run),
 }
 
 

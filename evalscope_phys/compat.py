@@ -372,6 +372,32 @@ def escape_invalid_unicode_in_jsonl(io_utils: ModuleType) -> None:
     writer.write = write
 
 
+# --------------------------------------------------------------------------- run start
+
+def before_each_run(run_module: ModuleType, before: Callable[[Any], Any]) -> None:
+    """Call ``before(task_config)`` as each evaluation starts (``evalscope.run.run_single_task``).
+
+    Why there: it is where a run (not a dry run, not a listing) begins, before EvalScope's own set-up
+    (seeding, which imports torch, the work directory, the evaluator: seconds), so work started by
+    ``before`` overlaps it. ``run_task`` calls ``run_single_task`` by its module-level name. A
+    ``before`` that fails never stops the run (a warning says why).
+    """
+    original = private(run_module, 'run_single_task', 'evalscope.run')
+    if getattr(original, 'evalscope_phys', False):
+        return
+
+    @functools.wraps(original)
+    def run_single_task(task_cfg: Any) -> Any:
+        try:
+            before(task_cfg)
+        except Exception as exc:  # our start-up must never cost the user's run
+            warnings.warn(f'evalscope-phys: could not prepare the run: {exc}', stacklevel=2)
+        return original(task_cfg)
+
+    run_single_task.evalscope_phys = True  # type: ignore[attr-defined]
+    run_module.run_single_task = run_single_task
+
+
 # --------------------------------------------------------------------------- report names
 
 def report_metric_name(name: str) -> str:

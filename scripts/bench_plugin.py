@@ -140,6 +140,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             ratios = [a[key] / b[key] for a, b in zip(results[name], base)]
             print(f'{name}/general_qa {key}: median {statistics.median(ratios):.3f} '
                   f'(min {min(ratios):.3f}, max {max(ratios):.3f}, {len(ratios)} paired runs)')
+    if args.baseline:  # old and new plugin, pair by pair (the same round's runs)
+        for key in ('wall', 'cpu'):
+            ratios = [a[key] / b[key] for a, b in zip(results['phybench'], results['phybench (baseline)'])]
+            print(f'phybench/phybench (baseline) {key}: median {statistics.median(ratios):.3f} '
+                  f'(min {min(ratios):.3f}, max {max(ratios):.3f}, {len(ratios)} paired runs)')
     print(f'load average (1, 5, 15 min) at the end: {" ".join(f"{x:.2f}" for x in os.getloadavg())}')
     return 0
 

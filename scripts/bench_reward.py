@@ -1,7 +1,7 @@
 """Benchmark the RL reward: rewards/s and agreement with the known truth, side by side with math-verify.
 
     python scripts/bench_reward.py [--data PATH] [--completions 2048] [--group 8] [--rounds 1]
-                                   [--threads 4] [--seed 0] [--json OUT]
+                                   [--threads 4] [--seed 0] [--json OUT] [--baseline OTHER_TREE]
 
 Builds ``--completions`` synthetic completions from the PHYBench references (GRPO groups of
 ``--group`` per prompt, prompts drawn with repeats, some completions repeated inside a group) whose
@@ -23,6 +23,11 @@ Then, in one run and in this order per round, on the same completions with cold 
 
 Prints rewards/s and seconds for each, the ratios, and each scorer's agreement with the truth by
 kind of completion.
+
+``--baseline OTHER_TREE`` (another source tree: ``git archive <commit> | tar -x -C DIR``) measures old
+and new in one run: each round scores the same completions with this tree and then OTHER_TREE, each
+in a fresh process that imports that tree's package (ours, batch and one at a time, cold caches as
+above), then math-verify once; the ratios this/baseline are taken round by round, with the load.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ import multiprocessing
 import os
 import random
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -403,6 +409,85 @@ def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
     return figures
 
 
+# --------------------------------------------------------------------------- this tree against another
+
+THIS_TREE = os.path.dirname(HERE)
+
+
+def _ours_in_tree(tree: str, completions: str, threads: int) -> int:
+    """Child of ``side_by_side``: score the completions with ``tree``'s package; figures as JSON on stdout."""
+    sys.path.insert(0, tree)  # ahead of the harness's own tree (inserted at the top of this script)
+    import evalscope_phys
+    if os.path.dirname(os.path.dirname(os.path.abspath(evalscope_phys.__file__))) != os.path.abspath(tree):
+        raise SystemExit(f'imported {evalscope_phys.__file__}, not the package of {tree}')
+    with open(completions, encoding='utf-8') as handle:
+        items = [Completion(**row) for row in json.load(handle)]
+    out = {}
+    for name, run in (('ours_batch', lambda: run_ours_batch(items, threads)), ('ours_serial', lambda: run_ours_serial(items))):
+        seconds, rewards, cpu = run()
+        out[name] = {'seconds': seconds, 'rewards': rewards, 'cpu': cpu}
+    from evalscope_phys.reward import unscored_counts
+    out['unscored'] = unscored_counts()
+    print(json.dumps(out))
+    return 0
+
+
+def _run_tree(tree: str, completions: str, threads: int) -> Dict:
+    env = dict(os.environ, PYTHONPATH=tree)  # the forkserver and workers import the same tree
+    done = subprocess.run([sys.executable, os.path.abspath(__file__), '_ours', tree, completions, str(threads)],
+                          capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise SystemExit(f'{tree}: exit {done.returncode}: {done.stderr[-1500:]}')
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def side_by_side(items: Sequence[Completion], baseline: str, rounds: int, threads: int) -> Dict:
+    """Each round: this tree, then ``baseline``, each in a fresh process, then math-verify; ratios per round."""
+    import tempfile
+    sides = {'this': THIS_TREE, 'baseline': baseline}
+    runs: Dict[str, List[Dict]] = {side: [] for side in sides}
+    math_verify: List[float] = []
+    loads: List[float] = []
+    with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False, encoding='utf-8') as handle:
+        json.dump([c.__dict__ for c in items], handle)
+    try:
+        for round_index in range(rounds):
+            for side, tree in sides.items():
+                print(f'round {round_index + 1}/{rounds}: ours ({side} tree {tree})', file=sys.stderr, flush=True)
+                runs[side].append(_run_tree(tree, handle.name, threads))
+            print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
+            math_verify.append(run_math_verify(items)[0])
+            loads.append(os.getloadavg()[0])
+    finally:
+        os.unlink(handle.name)
+    n = len(items)
+    print(f"completions: {n} ({len({(c.response, c.reference) for c in items})} distinct), threads: {threads}")
+    figures: Dict = {'completions': n, 'trees': sides, 'load': loads, 'math_verify_seconds': math_verify}
+    for name in ('ours_batch', 'ours_serial'):
+        for side in sides:
+            seconds = [r[name]['seconds'] for r in runs[side]]
+            used = ', '.join(f"{r[name]['cpu']['parent']:.1f} + {r[name]['cpu']['workers']:.1f}" for r in runs[side])
+            agree = agreement(items, runs[side][-1][name]['rewards'])
+            print(f"  {name:12s} {side:8s} seconds: {', '.join(f'{s:.2f}' for s in seconds):14s} "
+                  f"CPU s (caller + workers): {used}; agreement {agree['agree']}/{n}")
+            figures[f'{name}_{side}'] = {'seconds': seconds, 'cpu': [r[name]['cpu'] for r in runs[side]],
+                                         'agreement': agree}
+        wall = [a[name]['seconds'] / b[name]['seconds'] for a, b in zip(runs['this'], runs['baseline'])]
+        cpu = [sum(a[name]['cpu'].values()) / sum(b[name]['cpu'].values())
+               for a, b in zip(runs['this'], runs['baseline'])]
+        same = sum(x == y for x, y in zip(runs['this'][-1][name]['rewards'], runs['baseline'][-1][name]['rewards']))
+        print(f'  {name:12s} this/baseline wall: {", ".join(f"{r:.3f}" for r in wall)}; '
+              f'CPU: {", ".join(f"{r:.3f}" for r in cpu)}; same rewards {same}/{n}')
+        figures[f'{name}_ratio'] = {'wall': wall, 'cpu': cpu, 'same_rewards': same}
+    print(f'  math-verify seconds: {", ".join(f"{s:.2f}" for s in math_verify)}; batch over math-verify: this '
+          + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['this']))
+          + ', baseline ' + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['baseline'])))
+    print(f'load average (1 min) after each round: {", ".join(f"{x:.2f}" for x in loads)}; at the end (1, 5, 15 min): '
+          + ' '.join(f'{x:.2f}' for x in os.getloadavg()))
+    figures['unscored'] = {side: runs[side][-1]['unscored'] for side in sides}
+    return figures
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -414,6 +499,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--threads', type=int, default=None, help='batch_rewards threads (default: its own)')
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--json', help='write the figures here')
+    parser.add_argument('--baseline', metavar='OTHER_TREE', help='another source tree, measured side by side')
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ['_ours']:
+        return _ours_in_tree(argv[1], argv[2], int(argv[3]))
     args = parser.parse_args(argv)
     if not os.path.exists(args.data):
         print(f'no PHYBench data at {args.data} (set EVALSCOPE_PHYS_SHARED or pass --data)', file=sys.stderr)
@@ -426,7 +515,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     certified = sum(r['certified'] for r in refs)
     print(f'{len(refs)} references, {certified} with a value certified away from 0 and 1 at a random point '
           f'(the others get only X + 1 / X - 1 as wrong forms)')
-    figures = bench(items, args.rounds, threads)
+    if args.baseline:
+        figures = side_by_side(items, os.path.abspath(args.baseline), args.rounds, threads)
+    else:
+        figures = bench(items, args.rounds, threads)
     figures['references'] = len(refs)
     figures['references_certified'] = certified
     if args.json:

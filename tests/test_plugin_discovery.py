@@ -51,6 +51,15 @@ def test_unpatched_evalscope_resolves_phybench_without_loading_builtins():
     assert 'patched False' in result.stdout
 
 
+def test_evalscope_runs_are_hooked_to_start_the_scoring_workers_and_nothing_starts_at_import():
+    # the hook only wraps run_single_task; importing evalscope.run starts no process
+    code = ('import evalscope.run as r, multiprocessing as m\n'
+            'print(getattr(r.run_single_task, "evalscope_phys", False), r.run_single_task.__wrapped__.__module__, '
+            'len(m.active_children()), "evalscope_phys.scoring.run.pool" in __import__("sys").modules)')
+    result = run_python(code, warnings_are_errors=False)
+    assert result.stdout.split() == ['True', 'evalscope.run', '0', 'False'], result.stderr[-2000:]
+
+
 def test_full_listing_includes_ours_and_builtins():
     code = 'from evalscope.api.registry import BENCHMARK_REGISTRY as R; k = set(R.keys()); print("phybench" in k, "gsm8k" in k)'
     result = run_python(code)

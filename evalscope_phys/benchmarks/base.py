@@ -17,6 +17,7 @@ from evalscope.utils import get_logger
 
 from evalscope_phys import compat
 from evalscope_phys.errors import UserFacingError
+from evalscope_phys.benchmarks.scoring_start import start_scoring_workers
 from evalscope_phys.keys import check_dataset_args
 from evalscope_phys.scoring.metrics import register_metric_semantics
 from evalscope_phys.scoring.read.words import CJK_CHARS
@@ -81,7 +82,7 @@ def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = N
     check_own_dataset_args(adapter)
     dataset_id = adapter.dataset_id
     if os.path.exists(dataset_id):
-        _start_scoring_workers()
+        start_scoring_workers()  # usually begun as the run started (benchmarks.scoring_start)
         return Path(dataset_id)
     hint = (
         f"Set dataset_args.{adapter.name}.local_path to a local copy, e.g. "
@@ -94,23 +95,11 @@ def locate_dataset(adapter: Any, allow_file_pattern: Optional[Sequence[str]] = N
             f'{adapter.name}: the {adapter.dataset_hub} hub is unreachable, so dataset {dataset_id!r} '
             f'cannot be downloaded. {hint}'
         )
-    _start_scoring_workers()  # the download, if any, overlaps the boot too
+    start_scoring_workers()  # the download, if any, overlaps the boot too
     try:
         return Path(resolve_snapshot_or_local_path(adapter, allow_file_pattern=list(allow_file_pattern or [])))
     except Exception as exc:
         raise DatasetUnavailableError(f'{adapter.name}: downloading {dataset_id!r} failed ({exc}). {hint}') from exc
-
-
-def _start_scoring_workers() -> None:
-    """Begin booting the scoring workers (no wait), so the boot overlaps reading rows and inference.
-
-    Why here: every adapter's ``load()`` starts by locating its data; answers are scored only after
-    the model has replied, by when the workers are ready and no answer waits for them.
-    """
-    from evalscope_phys.scoring import engine  # noqa: F401  registers the engine for the workers' preload
-    from evalscope_phys.scoring.run.pool import start_pool
-
-    start_pool()
 
 
 def find_data_file(root: Path, candidates: Iterable[str], what: str) -> Path:
@@ -238,7 +227,7 @@ def records_dataset(adapter: Any, record_map: Dict[str, List[Dict[str, Any]]], l
     """
     log_skipped(adapter.name, skipped)
     check_something_to_evaluate(adapter.name, record_map, skipped, location)
-    _start_scoring_workers()  # a no-op when locate_dataset started them
+    start_scoring_workers()  # a no-op when locate_dataset started them
     return build_dataset_dict_from_record_map(
         record_map=record_map,
         sample_fields=adapter.record_to_sample,

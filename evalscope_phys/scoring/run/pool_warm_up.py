@@ -14,19 +14,6 @@ import sys
 from evalscope_phys.scoring.run import worker
 
 
-def _in_forkserver() -> bool:
-    """True when imported by multiprocessing's forkserver ``main`` (its preload), in that server."""
-    from multiprocessing import forkserver
-
-    frame = sys._getframe(1)
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name == 'main' and code.co_filename == forkserver.__file__:
-            return True
-        frame = frame.f_back
-    return False
-
-
 def _exit_at_once() -> None:
     """Leave without the interpreter's teardown of SymPy, pint and numpy (0.3-0.6 s of CPU).
 
@@ -45,7 +32,7 @@ def _exit_at_once() -> None:
     os._exit(0)
 
 
-EXITS_AT_ONCE = _in_forkserver()
+EXITS_AT_ONCE = worker.in_forkserver()
 """Whether this process leaves through :func:`_exit_at_once` (only the forkserver)."""
 if EXITS_AT_ONCE:
     atexit.register(_exit_at_once)

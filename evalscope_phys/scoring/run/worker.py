@@ -9,6 +9,7 @@ import importlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 from multiprocessing.connection import wait as wait_for_ready
@@ -20,6 +21,10 @@ PRELOAD_MODULES = ['sympy']
 """Imported and warmed up once per forkserver, so neither a call nor a restart pays for it."""
 WARM_UP_MODULE = 'evalscope_phys.scoring.run.pool_warm_up'
 """Imported last by the forkserver: runs every preloaded module's ``warm_up()`` there, once."""
+SETUP_MODULE = 'evalscope_phys.scoring.run.pool_setup'
+"""Imported first by the forkserver, before numpy: how its processes run (:func:`one_blas_thread`)."""
+BLAS_THREADS_ENV = ('OPENBLAS_NUM_THREADS', 'OMP_NUM_THREADS', 'MKL_NUM_THREADS')
+"""What numpy's BLAS libraries read, once, when numpy is imported."""
 WORKER_MEMORY_LIMIT = 4 * 1024 ** 3
 """Address-space cap per worker (bytes): a runaway expansion fails with MemoryError, not the OOM killer."""
 SHUTDOWN_GRACE = 2.0
@@ -40,6 +45,7 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     except (ImportError, ValueError, OSError):
         pass
+    one_blas_thread()  # before warm_up imports numpy under spawn; forked workers inherit the server's
     warm_up(preload)  # no-ops when forked from the warmed forkserver; the real work under spawn
     conn.send(('ready', os.getpid()))
     while True:
@@ -225,6 +231,32 @@ if hasattr(os, 'register_at_fork'):
     os.register_at_fork(after_in_child=_note_fork)
 
 
+def in_forkserver() -> bool:
+    """True while multiprocessing's forkserver ``main`` runs its preload, in that server."""
+    from multiprocessing import forkserver
+
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == 'main' and code.co_filename == forkserver.__file__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def one_blas_thread() -> None:
+    """Have numpy's BLAS start no threads of its own in this (scoring) process.
+
+    Why: OpenBLAS starts a thread per core at ``import numpy`` that spins for a while (0.1 s of CPU
+    measured), during the boot, on the critical path of a one-pair job on a 2-core box; the workers'
+    numpy work (EED's tables) is element-wise, never BLAS, and two workers with a BLAS thread per core
+    each would only oversubscribe the cores. Only for scoring processes (the forkserver, spawned
+    workers), whose environment is their own; the caller's is never touched.
+    """
+    for name in BLAS_THREADS_ENV:
+        os.environ[name] = '1'
+
+
 def start_context() -> Any:
     # Never 'fork': EvalScope's parent is threaded. forkserver forks from a clean single-threaded
     # server that has imported and warmed up SymPy once; spawn is the portable fallback, and the
@@ -232,7 +264,7 @@ def start_context() -> Any:
     _start_without_caller_main()
     if 'forkserver' in multiprocessing.get_all_start_methods() and not _forked_child:
         ctx = multiprocessing.get_context('forkserver')
-        ctx.set_forkserver_preload(list(PRELOAD_MODULES) + [WARM_UP_MODULE])
+        ctx.set_forkserver_preload([SETUP_MODULE] + list(PRELOAD_MODULES) + [WARM_UP_MODULE])
         return ctx
     return multiprocessing.get_context('spawn')
 

@@ -39,6 +39,15 @@ def exits_at_once() -> bool:
     return sys.modules['evalscope_phys.scoring.run.pool_warm_up'].EXITS_AT_ONCE
 
 
+def blas_threads_and_native_threads() -> tuple:
+    """This process's BLAS thread settings, and how many threads it runs (numpy loaded; Linux: /proc)."""
+    import numpy  # noqa: F401  (what would start OpenBLAS's threads)
+    from evalscope_phys.scoring.run.worker import BLAS_THREADS_ENV
+    tasks = f'/proc/{os.getpid()}/task'
+    return {name: os.environ.get(name) for name in BLAS_THREADS_ENV}, \
+        len(os.listdir(tasks)) if os.path.isdir(tasks) else None
+
+
 def simplify_and_score(reference: sp.Expr, answer: sp.Expr) -> float:
     return eed_score(sp.simplify(reference), sp.simplify(answer)).score
 
@@ -410,3 +419,14 @@ def test_only_the_forkserver_skips_the_interpreter_teardown_at_exit():
 
     assert run_limited(exits_at_once).value is True
     assert pool_warm_up.EXITS_AT_ONCE is False
+
+
+def test_scoring_processes_start_no_blas_threads_and_the_callers_environment_is_untouched():
+    # numpy's OpenBLAS would start a spinning thread per core in the forkserver, during the boot
+    from evalscope_phys.scoring.run import pool_setup  # noqa: F401  (imported outside a forkserver: does nothing)
+    from evalscope_phys.scoring.run.worker import BLAS_THREADS_ENV
+    caller = {name: os.environ.get(name) for name in BLAS_THREADS_ENV}
+    settings, threads = run_limited(blas_threads_and_native_threads).value
+    assert settings == {name: '1' for name in BLAS_THREADS_ENV}
+    assert threads in (1, None)  # the worker's own thread only
+    assert {name: os.environ.get(name) for name in BLAS_THREADS_ENV} == caller
