@@ -2,7 +2,7 @@
 and their negative twins (``aligned_pairing_cases.json``).
 
 Each row is (kind, references (one: a single-answer problem), response, each part's strict verdict,
-why); a row whose ``why`` starts with NEGATIVE is a form the reading must not accept: a wrong line, a
+why, optionally the question); a row whose ``why`` starts with NEGATIVE is a form the reading must not accept: a wrong line, a
 hedge, a tautology. To add a case, add a row.
 """
 from __future__ import annotations
@@ -22,9 +22,9 @@ CASES = json.loads((Path(__file__).parent / 'aligned_pairing_cases.json').read_t
 def test_aligned_pairing_case(case):
     references = case['references']
     if len(references) == 1:
-        parts = [score_answer(references[0], case['response'])]
+        parts = [score_answer(references[0], case['response'], question=case.get('question'))]
     else:
-        parts = score_answer(references, case['response'], multiple='ordered').parts
+        parts = score_answer(references, case['response'], multiple='ordered', question=case.get('question')).parts
     got = [bool(p.strict) for p in parts]
     assert got == case['strict'], f"{case['why']}: {[(p.reason, p.detail, p.extracted) for p in parts]}"
 
