@@ -35,7 +35,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .answer import Alternatives, Answer, Collection, Definition, Empty, Relation, Text, Unreadable, Value, describe
 from .compare.matching import best_assignment
 from .compare.outcome import Options, Outcome, ReferenceUnreadable, rejected
-from .compare.quantity_names import name_key, same_family, same_quantity_name
+from .compare.quantity_names import name_key, same_family, same_letter, same_quantity_name
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
@@ -452,8 +452,11 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 table[(i, j)] = (WEIGHT_PAIRED, bool(ref_name and item_name and same_quantity_name(ref_name, item_name)))
                 continue
             if isinstance(reference, Definition) and isinstance(piece.answer, Definition) and ref_name \
-                    and piece.answer.name and not same_quantity_name(ref_name, piece.answer.name):
-                table[(i, j)] = (WEIGHT_PAIRED / 2, False)  # another quantity named: a place, never a match (cost)
+                    and piece.answer.name and not same_quantity_name(ref_name, piece.answer.name) \
+                    and not same_letter(ref_name, piece.answer.name):
+                # another quantity named: a place, never a match (cost); one letter (v_c for v) is compared,
+                # as the comparator may tie the names (the question's own spelling, an alias)
+                table[(i, j)] = (WEIGHT_PAIRED / 2, False)
                 continue
             outcome, why = _compare(compare, reference, piece.answer, quiet)
             if outcome is None:

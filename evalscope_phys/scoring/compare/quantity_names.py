@@ -68,6 +68,23 @@ def same_quantity_name(a: str, b: str) -> bool:
     return bool(bare_a) and bare_a == bare_b and (bare_a == key_a or bare_b == key_b)
 
 
+_LETTER_RE = re.compile(r'^(?:\\bar\{)?(\\[A-Za-z]+|[A-Za-z])')
+_LETTER_VARIANTS = {'\\varphi': '\\phi', '\\varepsilon': '\\epsilon', '\\vartheta': '\\theta', '\\varrho': '\\rho',
+                    '\\varsigma': '\\sigma', '\\varpi': '\\pi'}
+
+
+def same_letter(a: str, b: str) -> bool:
+    """True when two names are written on one letter (``v`` and ``v_c``, ``E_0`` and ``E_0^{Ps}``, ``\\varphi(0)``
+    and ``\\phi(0)``), whatever their sub- and superscripts: the comparator may tie them (an alias, the
+    question's own spelling, :func:`problem_tie`), so a pairing must compare them before it calls them
+    two quantities. It says nothing about whether they are one quantity (``v_A`` and ``v_B`` share a letter)."""
+    found = [_LETTER_RE.match(name_key(name)) for name in (a, b)]
+    if not all(found):
+        return False
+    first, second = (_LETTER_VARIANTS.get(m.group(1), m.group(1)) for m in found)
+    return first == second
+
+
 def same_family(a: str, b: str) -> bool:
     """True when two different names are one symbol with different numbered subscripts (``\\omega_1``
     and ``\\omega_3``): a third frequency beside the two asked is a candidate answer, not commentary.

@@ -80,3 +80,29 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
             break
         out = rest
     return out if out != text.strip() else text
+
+
+_HEDGE_RE = re.compile(r'\b(or|alternatively|either|otherwise|perhaps|maybe|possibly)\b', re.I)
+"""Words after which what follows may be a second answer: the sentence is then not cut off."""
+_SENTENCE_AFTER_RE = re.compile(r'\.' + _SPACING + r'(?=' + _PROSE_CMD_RE.pattern + r')')
+
+
+def cut_at_sentence(text: str) -> str:
+    """``text`` up to a full stop, outside any brace, followed by a new sentence in a ``\\text{}`` group
+    (a capital first, prose by :func:`is_prose_group`); ``text`` itself when there is none.
+
+    Why: ``R_c = 2\\sqrt{mK}. \\text{ For arbitrary ... is achieved at } R=R_c`` was read as one chain
+    whose last link was its own name (``R_c = R_c``): the answer ended at the full stop. A sentence that
+    offers another answer (``or``, ``alternatively``) is not cut off: a hedge stays a hedge."""
+    pairs = brace_pairs(text)
+    for m in _SENTENCE_AFTER_RE.finditer(text):
+        if any(open_ < m.start() < close for open_, close in pairs.items()):
+            continue
+        brace = text.index('{', m.end())
+        close = pairs.get(brace, -1)
+        inner = text[brace + 1:close] if close > 0 else ''
+        before = text[:m.start()].strip()
+        if before and inner.strip()[:1].isupper() and is_prose_group(inner) \
+                and not _HEDGE_RE.search(text[m.end():]):
+            return before
+    return text

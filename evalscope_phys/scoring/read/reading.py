@@ -13,8 +13,9 @@ from . import relations
 from . import values
 from ..answer import Alternatives, Answer, Collection, Empty, Text, Unreadable
 from .notation import BACKSLASH_SPACE_RE, clean, plain_operators, to_latex
+from .prose_tail import cut_at_sentence
 from .scan import despace, group_at, top_level_split
-from .words import is_prose, words_of
+from .words import is_connective, is_prose, words_of
 
 MAX_ANSWER_CHARS = 10_000
 """A located final answer longer than this is refused as the model's failure (real ones reach 1,600)."""
@@ -57,7 +58,7 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     """A trimmed piece (:func:`.relations.trim`, done where it was split off) read for its structure."""
-    if not text or _SPACING_ARTIFACT_RE.match(text):  # a lone "[1mm]" left of a line break: layout
+    if not text or _SPACING_ARTIFACT_RE.match(text) or is_connective(text):  # "[1mm]", "\text{and}": layout
         return Empty()
     if depth > 8:
         return Unreadable('too_deep', text)
@@ -73,8 +74,9 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
             item = read_structure(relations.trim(option), expected, depth + 1)
             read.extend(item.items if isinstance(item, Collection) and item.kind == 'list' else [item])
         return Alternatives(tuple(read[:MAX_ITEMS]), 'or')
-    items = [i for i in list_items(text) if i.strip()]
-    if len(items) > 1 and not all(is_prose(i) for i in items):
+    written = [i for i in list_items(text) if i.strip()]
+    items = [cut_at_sentence(i) for i in written]  # a sentence after the formula's full stop is no part of it
+    if len(items) > 1 and not all(is_prose(i) for i in written):
         read = [read_structure(relations.trim(i), expected, depth + 1) for i in items]
         return _several(read, 'list')
     sentence = relations.claim(text)
@@ -166,8 +168,10 @@ _SUM_MINUS_RE = re.compile(r'^\s*-(?!\s*\d)')
 def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str]:
     """Lines of one answer with the lines that continue the one before joined to it: a line that opens
     with ``=``/``\\approx`` is the next link of a chain (``\\Delta x_2 = \\frac{2\\pi I}{\\omega M}``, then
-    ``= \\frac{2\\pi I\\sqrt{m_1m_2}}{\\sqrt{k}M^{3/2}}``), one that opens with ``+`` the next term of a sum,
-    and one that opens with ``-`` too once such a sum runs over lines. With ``breaks`` (the text between
+    ``= \\frac{2\\pi I\\sqrt{m_1m_2}}{\\sqrt{k}M^{3/2}}``), one that opens with ``+`` the next term of a sum
+    (up to its first list separator: ``+ mgb\\cos\\theta,\\quad \\ddot\\theta = \\ldots`` ends the sum, then a new
+    item), and one that opens with ``-`` too once such a sum runs over lines or after a bare new line in the
+    source (a space in LaTeX) that follows a relation. With ``breaks`` (the text between
     the lines) the lines and the breaks kept come back interleaved, as the text was.
 
     Why: a long result wrapped over lines was read as several answers (``count_mismatch``), or its
@@ -175,8 +179,10 @@ def join_continued(lines: Sequence[str], breaks: Sequence[str] = ()) -> List[str
     out: List[str] = [lines[0]] if lines else []
     in_sum = False
     for k, line in enumerate(lines[1:]):
-        term = bool(_SUM_NEXT_RE.match(line) or (in_sum and _SUM_MINUS_RE.match(line))) \
-            and not has_relation(line.lstrip()[1:])  # "+ b = c" is an equation of its own
+        # "+ b = c" is an equation of its own; "+ b, \quad c = d" ends the sum before the next item
+        wrapped = k < len(breaks) and breaks[k] == '\n' and has_relation(out[-1])  # a source new line is a space
+        term = bool(_SUM_NEXT_RE.match(line) or ((in_sum or wrapped) and _SUM_MINUS_RE.match(line))) \
+            and not has_relation(top_level_split(line.lstrip()[1:], LIST_SEPARATORS)[0])
         if k < len(breaks) and _wrapped_factor(out[-1], breaks[k], line):
             out[-1] = out[-1] + ' ' + line
             continue
@@ -246,6 +252,10 @@ def _unmask(text: str, blocks: List[str]) -> str:
     return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
 
 
+#: ``(i = 1, 2, 3)``, ``(j=1,\\ldots,N)``: a bracketed index running over integers, the range of an equation
+_INDEX_RANGE_RE = re.compile(r'^\(\s*[ijklmn]\s*=\s*\d+\s*(,\s*(\d+|\\[lc]?dots|\.\.\.|[a-zA-Z])\s*)+\)$')
+
+
 _ALIGNMENT_RE = re.compile(r'(?<!\\)&')
 
 
@@ -259,8 +269,9 @@ def drop_alignment(text: str) -> str:
 
 
 def _is_condition(part: str) -> bool:
-    """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``."""
-    if _CONDITION_RE.match(part):
+    """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``, the indices an
+    equation holds for (``(i = 1, 2, 3)``, ``(n = 0, 1, \\ldots)``)."""
+    if _CONDITION_RE.match(part) or _INDEX_RANGE_RE.match(part):
         return True
     group = group_at(part, 0) if part.startswith('(') else None
     if group and group[1] == len(part) and has_relation(part[1:-1]) and '=' not in part:

@@ -86,6 +86,24 @@ def words_of(text: str) -> str:
     return ' '.join(plain.lower().split())
 
 
+CONNECTIVES = frozenset({'and', 'hence', 'thus', 'so', 'therefore', 'then', 'also', 'i.e.', 'ie', 'i.e',
+                         'where', 'giving', 'yielding', 'whence', 'consequently', 'we', 'have', 'get', 'find',
+                         'obtain', 'finally'})
+"""Words that join two lines of an answer (``\\text{and}``, ``\\text{ hence}``, ``\\text{so we get}``), never
+``or``: a line between two answers that says ``or`` makes them alternatives (a hedge), not a list."""
+
+
+def is_connective(text: str) -> bool:
+    """Whether a line is nothing but joining words (:data:`CONNECTIVES`), with their wrappers and punctuation.
+
+    Why: an ``aligned`` block's line ``\\text{and}`` between two results was read as an answer piece
+    (a product of letters) and paired with a reference part in place of the result it joined."""
+    plain = re.sub(r'\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox|emph)\s*\{([^{}]*)\}', r' \1 ', text)
+    plain = re.sub(r'\\(?:q?quad|[ ,;:!])', ' ', plain).replace('~', ' ')
+    words = re.sub(r'[,;:!.]+(\s|$)', ' ', plain).lower().split()
+    return bool(words) and all(w in CONNECTIVES for w in words)
+
+
 def is_prose(text: str) -> bool:
     """Words rather than a formula: the one text detector of reading, locating and routing.
 

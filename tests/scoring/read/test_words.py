@@ -5,7 +5,7 @@ import os
 import pytest
 
 from evalscope_phys.scoring import score_answer
-from evalscope_phys.scoring.read.words import is_prose, word_relation
+from evalscope_phys.scoring.read.words import is_connective, is_prose, word_relation
 
 TABLE = json.load(open(os.path.join(os.path.dirname(__file__), 'word_answers.json'), encoding='utf-8'))
 
@@ -40,3 +40,11 @@ def test_word_relation(reference, answer, relation):
 def test_detector_is_linear_on_hostile_input():
     assert is_prose('_{' * 50_000) is False
     assert is_prose('\\begin{' * 50_000 + 'words words') is False
+
+
+@pytest.mark.parametrize('text, joins', [
+    (r'\text{and}', True), (r'\text{ hence}', True), (r'\text{so we get:}', True), ('i.e.', True),
+    (r'\text{or}', False), (r'\text{and } x', False), ('x', False), (r'\text{constant}', False), ('', False),
+])
+def test_connective_lines(text, joins):
+    assert is_connective(text) is joins
