@@ -36,6 +36,7 @@ from .answer import Alternatives, Answer, Collection, Definition, Empty, Relatio
 from .compare.matching import best_assignment
 from .compare.outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .compare.quantity_names import name_key, same_family, same_quantity_name
+from .read.index_range import is_range
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
@@ -352,7 +353,7 @@ def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:
     owner: List[int] = []
     for i, reference in enumerate(references):
         items = reference.items if isinstance(reference, Collection) and reference.kind == 'list' else ()
-        names = [name_of(item) for item in items]
+        names = [name_of(item) or (item.left.latex if is_range(item) else '') for item in items]  # n = 1, 2, ..
         distinct = all(names) and all(not same_quantity_name(a, b) for k, a in enumerate(names) for b in names[k + 1:])
         if 1 < len(items) <= MAX_SUB_PARTS and distinct:
             rows.extend(items)
@@ -444,6 +445,8 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 continue  # a labelled piece answers only the part of its label
             if band is not None and abs(j - i * m / n) > band:
                 continue
+            if is_range(reference) != is_range(piece.answer):
+                continue  # an index range answers an index range only, and takes no formula's place
             if unreadable[i]:
                 table[(i, j)] = (WEIGHT_PAIRED, False)  # an unreadable part still keeps its place
                 continue
