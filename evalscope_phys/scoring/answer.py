@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import FrozenSet, Optional, Tuple, Union
 
-RELATION_KINDS = ('=', '<', '<=', '!=', 'approx', 'propto', 'to', 'sim', 'equiv', 'll', 'in')
+RELATION_KINDS = ('=', '<', '<=', '!=', 'approx', 'propto', 'to', 'sim', 'equiv', 'll', 'in', 'range')
 """Relation kinds after orientation (``>`` and ``>=`` are stored as ``<``/``<=`` with sides swapped)."""
 
 COLLECTION_KINDS = ('tuple', 'set', 'ratio', 'list', 'boxes', 'matrix')
@@ -181,7 +181,7 @@ def describe(answer: Answer) -> str:
 
 _RELATION_SPELLING = {'=': '=', '<': '<', '<=': '\\le', '!=': '\\neq', 'approx': '\\approx',
                       'propto': '\\propto', 'to': '\\to', 'sim': '\\sim', 'equiv': '\\equiv',
-                      'll': '\\ll', 'in': '\\in'}
+                      'll': '\\ll', 'in': '\\in', 'range': '\\in'}
 
 
 def values_in(answer: Answer) -> Tuple[Value, ...]:

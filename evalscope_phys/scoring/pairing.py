@@ -36,6 +36,7 @@ from .answer import Alternatives, Answer, Collection, Definition, Empty, Relatio
 from .compare.matching import best_assignment
 from .compare.outcome import Options, Outcome, ReferenceUnreadable, rejected
 from .compare.quantity_names import name_key, same_family, same_letter, same_quantity_name
+from .read.index_range import is_range
 
 MATCHED_BY = ('single', 'label', 'content', 'whole')
 """How a multi-part response was paired: one reference, by labels, by content, or not at all (unscored)."""
@@ -222,6 +223,8 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
     if not groups:  # a response labelling its parts answers each label once: (a)'s piece is no answer to (c)
         _share_restated(references, pieces, segments, outcomes, unreadable, options)
+    if refs_labels is None:
+        _share_range(references, pieces, segments, outcomes, options)
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
 
 
@@ -256,6 +259,32 @@ def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segme
             else:
                 outcomes[i] = replace(shared, answer=describe(answer))
             break
+
+
+def _share_range(references: Sequence[Answer], pieces: Sequence[Piece], segments: Dict[int, List[int]],
+                 outcomes: List[Optional[Outcome]], options: Options) -> None:
+    """A part whose reference states an index range, answered without one, is compared again with the
+    response's one index range beside its answer (in place).
+
+    Why: a response writes the range once for all its formulas (``k = \\ldots,\\ E_n = \\ldots,\\ n \\in
+    \\mathbb{Z}``) where the reference repeats it in each part; one to one, the range answered one part
+    and left the other ``undecided``. Only when the response states exactly one range (two ranges may
+    belong to different formulas), under the label of the part's answer if the response labels it."""
+    from .compare.answers import compare
+    ranges = [j for j, p in enumerate(pieces) if is_range(p.answer)]
+    if len(ranges) != 1:
+        return
+    for i, reference in enumerate(references):
+        items = segments.get(i, [])
+        if outcomes[i] is None or not items or ranges[0] in items or not isinstance(reference, Collection) \
+                or not any(is_range(r) for r in reference.items):
+            continue
+        if any(pieces[j].label != pieces[ranges[0]].label for j in items):
+            continue  # the range stands under another label: another part's
+        answer = Collection('list', tuple(pieces[j].answer for j in items + ranges))
+        shared, _ = _compare(compare, reference, answer, options)
+        if shared is not None:
+            outcomes[i] = replace(shared, answer=describe(answer))
 
 
 def _restates(compare, name_of, a: Answer, b: Answer, options: Options) -> bool:
@@ -352,7 +381,7 @@ def sub_parts(references: Sequence[Answer]) -> Tuple[List[Answer], List[int]]:
     owner: List[int] = []
     for i, reference in enumerate(references):
         items = reference.items if isinstance(reference, Collection) and reference.kind == 'list' else ()
-        names = [name_of(item) for item in items]
+        names = [name_of(item) or (item.left.latex if is_range(item) else '') for item in items]  # n = 1, 2, ..
         distinct = all(names) and all(not same_quantity_name(a, b) for k, a in enumerate(names) for b in names[k + 1:])
         if 1 < len(items) <= MAX_SUB_PARTS and distinct:
             rows.extend(items)
@@ -444,6 +473,8 @@ def _table(references: Sequence[Answer], pieces: Sequence[Piece], refs_labels: O
                 continue  # a labelled piece answers only the part of its label
             if band is not None and abs(j - i * m / n) > band:
                 continue
+            if is_range(reference) != is_range(piece.answer):
+                continue  # an index range answers an index range only, and takes no formula's place
             if unreadable[i]:
                 table[(i, j)] = (WEIGHT_PAIRED, False)  # an unreadable part still keeps its place
                 continue

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
 from .chains import compare_chains
+from .index_ranges import compare_ranges, renamed, same_index
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
@@ -32,6 +33,7 @@ from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empt
 from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
+from ..read.index_range import is_range
 from ..read.piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected)
@@ -123,10 +125,16 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
         if all(o.strict for o in outcomes):
             return outcomes[-1]
         return rejected('hedged', f'{len(answer.options)} alternatives offered for one answer')
+    if isinstance(answer, Collection) and answer.kind == 'list' and not is_range(reference) \
+            and any(is_range(i) for i in answer.items):
+        return _beside_a_range(reference, answer, options)
+    if is_range(reference) or is_range(answer):
+        return compare_ranges(reference, answer)
     if isinstance(answer, Collection) and answer.kind == 'list':
         chosen = _one_of_list(reference, answer, options)
         if chosen is None:
-            return rejected('count_mismatch', f'{len(answer.items)} answers for one')
+            return _undecided_among(reference, answer, options) or \
+                rejected('count_mismatch', f'{len(answer.items)} answers for one')
         return dispatch(reference, chosen, options)
     if isinstance(reference, Truth):
         return _truth(reference, answer)
@@ -196,6 +204,19 @@ def _by_branch(branches: Collection, answer: Collection, options: Options) -> Op
     return next(o for o in outcomes if not o.strict)
 
 
+def _beside_a_range(reference: Answer, answer: Collection, options: Options) -> Outcome:
+    """An answer that states an index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``) the reference does not:
+    right at best, but the range is a claim the reference cannot check (``n = 0, 1, \\ldots`` for a box
+    would be wrong), so an answer right without it is ``undecided``, never accepted by dropping it."""
+    rest = tuple(i for i in answer.items if not is_range(i))
+    if not rest:
+        return rejected('not_equivalent', 'an index range for a value')
+    outcome = dispatch(reference, rest[0] if len(rest) == 1 else Collection('list', rest), options)
+    if outcome.strict:
+        return rejected(UNDECIDED, 'the answer states an index range the reference does not', eed=outcome.eed)
+    return outcome
+
+
 def _items(answer: Answer) -> Optional[Tuple[Answer, ...]]:
     """The items of a reference that lists several answers (a list, several boxes, a set)."""
     if isinstance(answer, Collection) and answer.kind in ('list', 'boxes', 'set'):
@@ -220,6 +241,18 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
     return _the_answer_among(reference, formulas, options)
 
 
+def _undecided_among(reference: Answer, answer: Collection, options: Options) -> Optional[Outcome]:
+    """The ``undecided`` verdict of the one item that could answer, when no item is strictly the answer
+    and the others are what :func:`_the_answer_among` allows beside one (``T = \\ldots`` for ``\\tau =
+    \\ldots`` beside a definition of another quantity): routing for the judge, never an acceptance."""
+    formulas = [i for i in answer.items if not isinstance(i, Text)]
+    chosen = _the_answer_among(reference, formulas, options, undecided=True)
+    if chosen is None:
+        return None
+    outcome = dispatch(reference, chosen, options)
+    return outcome if outcome.reason == UNDECIDED and not outcome.strict and not outcome.lenient else None
+
+
 def _second_value(reference: Definition, item: Answer, options: Options) -> bool:
     """A readable bare value beside a named answer that is not the reference's value ("E = 5, 7":
     the 7); a link stating the same value (``C = \\ldots;\\ \\frac{4\\pi\\epsilon_0 ad}{d-a}``) is not."""
@@ -235,14 +268,16 @@ CONDITIONS = frozenset({'<', '<=', '>', '>=', 'll', 'gg'})
 """Relation kinds that state a condition (``|x| < 1``, ``r > R``) when written beside an answer."""
 
 
-def _the_answer_among(reference: Answer, formulas: List[Answer], options: Options) -> Optional[Answer]:
+def _the_answer_among(reference: Answer, formulas: List[Answer], options: Options,
+                      undecided: bool = False) -> Optional[Answer]:
     """The one item of a part that carries the reference's quantity, when every other item is a
     condition, a definition of another quantity or an earlier link of the chain that ends in it.
 
     Why: models write ``P = \\ldots;\\ \\omega_{21} = \\ldots`` or ``y = \\ldots,\\ |x| < 1``; the extra
     items are not competing answers. Two items for one quantity (``\\theta_1 = 30^\\circ,\\ \\theta_2 =
     60^\\circ``), a bare second value, or a definition the answer never uses beside a bare reference
-    stay several answers (``count_mismatch``).
+    stay several answers (``count_mismatch``). With ``undecided``, when no item is strictly the answer, the
+    one ``undecided`` item is chosen instead (:func:`_undecided_among`: routing only).
     """
     if not 1 < len(formulas) <= MAX_CHAIN_ITEMS or isinstance(reference, (Collection, Alternatives)):
         return None
@@ -251,6 +286,10 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     except ReferenceUnreadable:  # a side of the reference the engine cannot read: as before, several answers
         return None
     matching = [i for i, o in enumerate(outcomes) if o.strict]
+    if undecided and not matching:  # the one item the engine cannot decide (with undecided=True)
+        matching = [i for i, o in enumerate(outcomes) if o.reason == UNDECIDED]
+        if len(matching) > 1:  # several names the engine cannot tie: the one whose value is the reference's
+            matching = [i for i in matching if _same_value(reference, formulas[i], options)]
     if len(matching) != 1:
         return None
     chosen = formulas[matching[0]]
@@ -274,6 +313,16 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
         if not name_of(reference) and not _uses(chosen, name):
             return None  # beside a bare reference, only a definition the answer itself uses is one
     return chosen
+
+
+def _same_value(reference: Answer, item: Answer, options: Options) -> bool:
+    """Whether two definitions give strictly the same value, whatever their names."""
+    if not (isinstance(reference, Definition) and isinstance(item, Definition)):
+        return False
+    try:
+        return dispatch(reference.value, item.value, replace(options, eed=False)).strict
+    except ReferenceUnreadable:
+        return False
 
 
 def _is_number(reference: Answer) -> bool:
@@ -305,6 +354,41 @@ def _uses(answer: Answer, name: str) -> bool:
 
 
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
+    if any(is_range(i) for i in items) and not any(is_range(i) for i in offered_answers(answer)):
+        return _range_unstated(reference, items, answer, options)
+    outcome = _several_items(reference, items, answer, options)
+    if outcome.strict:
+        return outcome
+    respelt = _index_respelt(items, answer)
+    if respelt is not None and _several_items(reference, items, respelt, options).strict:
+        return rejected(UNDECIDED, 'right with the index named as the reference names it', eed=outcome.eed)
+    return outcome
+
+
+def _index_respelt(items: Tuple[Answer, ...], answer: Answer) -> Optional[Answer]:
+    """The answer with its index letter spelt as the reference's (``m = 0, \\pm 1, \\ldots`` beside
+    ``d\\sin\\theta = m\\lambda`` for ``k = \\ldots``), when both state one range over the same set under
+    different letters; else None."""
+    ours = [i for i in items if is_range(i)]
+    theirs = [i for i in offered_answers(answer) if is_range(i)]
+    if len(ours) != 1 or len(theirs) != 1 or ours[0].right != theirs[0].right or same_index(ours[0], theirs[0]):
+        return None
+    return renamed(answer, theirs[0].left.latex, ours[0].left.latex)
+
+
+def _range_unstated(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
+    """A reference that states its index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``) against an answer
+    that states none: right at best without the range, which the judge weighs (``undecided``)."""
+    rest = tuple(i for i in items if not is_range(i))
+    if not rest:
+        return rejected('not_equivalent', 'a value for an index range')
+    outcome = dispatch(rest[0] if len(rest) == 1 else replace(reference, items=rest), answer, options)
+    if outcome.strict:
+        return rejected(UNDECIDED, 'the reference states an index range the answer does not', eed=outcome.eed)
+    return outcome
+
+
+def _several_items(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     ordered = options.ordered and not (isinstance(reference, Collection) and reference.kind == 'set')
     given = offered_answers(answer, len(items))
     if isinstance(answer, Collection) and answer.kind == 'boxes' and len(given) > len(items):

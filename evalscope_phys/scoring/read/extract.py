@@ -34,6 +34,7 @@ from .locate import (WHOLE_TEXT_MAX_CHARS, final_answer, is_long_prose, is_sente
 from .notation import clean, to_latex
 from .prose_tail import drop_prose_around_value
 from .braces import close_reference_groups, repair_braces
+from .index_range import join_ranges
 from .reading import MAX_ANSWER_CHARS, MAX_ITEMS, environment_rows, list_items, read_answer
 from .relations import is_name
 from .scan import boxed_contents, boxed_spans
@@ -104,7 +105,7 @@ def reference_parts(text: str) -> List[str]:
     body = clean(boxes[0]) if boxes else clean(_DELIMITER_RE.sub(' ', latex))
     if environment_rows(body) is not None:
         return [body]
-    return [c for c in map(clean, list_items(body)) if c] or ([body] if body else [])
+    return [c for c in map(clean, join_ranges(list_items(body))) if c] or ([body] if body else [])
 
 
 def read_reference(text: object, expected: Optional[str] = None) -> Answer:

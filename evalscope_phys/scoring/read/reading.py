@@ -11,6 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from . import relations
 from . import values
+from .index_range import join_ranges, read_range
 from ..answer import Alternatives, Answer, Collection, Empty, Text, Unreadable
 from .notation import BACKSLASH_SPACE_RE, clean, plain_operators, to_latex
 from .prose_tail import cut_at_sentence
@@ -77,7 +78,8 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     written = [i for i in list_items(text) if i.strip()]
     items = [cut_at_sentence(i) for i in written]  # a sentence after the formula's full stop is no part of it
     if len(items) > 1 and not all(is_prose(i) for i in written):
-        read = [read_structure(relations.trim(i), expected, depth + 1) for i in items]
+        read = [read_range(i) or read_structure(relations.trim(i), expected, depth + 1)
+                for i in join_ranges(items)]  # n = 0, 1, 2, \dots is one index range
         return _several(read, 'list')
     sentence = relations.claim(text)
     if sentence:  # the words, and the formula exactly as written: n \to \pi^+ + e^- is not n \to \mu^+ + e^-
@@ -85,7 +87,7 @@ def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
     if is_prose(text) and not has_relation(text):
         return Text(words_of(text), text)
     # trimmed again: a sentence dropped off the front can bare spacing or a delimiter (``\text{so }\; v = 5``)
-    return relations.read_item(relations.trim(items[0] if items else text), expected, depth)
+    return read_range(text) or relations.read_item(relations.trim(items[0] if items else text), expected, depth)
 
 
 def _several(items: Sequence[Answer], kind: str) -> Answer:
