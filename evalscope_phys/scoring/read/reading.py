@@ -273,8 +273,10 @@ def drop_alignment(text: str) -> str:
 def _is_condition(part: str) -> bool:
     """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``, the indices an
     equation holds for (``(i = 1, 2, 3)``, ``(n = 0, 1, \\ldots)``)."""
-    if _CONDITION_RE.match(part) or _INDEX_RANGE_RE.match(part):
+    if _CONDITION_RE.match(part):
         return True
+    if _INDEX_RANGE_RE.match(part):  # a finite run of indices; an open one (k = 1, 2, \dots) is an index range item
+        return read_range(part) is None
     group = group_at(part, 0) if part.startswith('(') else None
     if group and group[1] == len(part) and has_relation(part[1:-1]) and '=' not in part:
         return True
