@@ -1,4 +1,5 @@
-"""Where the final answer of a response is: boxes, a "final answer" phrase, the last formula, the last line.
+"""Where the final answer of a response is: boxes, labelled parts at its end, a "final answer" phrase, the last
+formula, the last line.
 
 Linear in the text: only the last :data:`EXTRACT_WINDOW` characters are searched, with the
 one-pass scanners of :mod:`.scan`; an answer stated in a sentence (``The largest $n$ is 34.``) is
@@ -56,6 +57,10 @@ def locate(response: str) -> Tuple[List[str], str]:
                 return [contents[-2] + ' \\text{ or } ' + contents[-1]], 'boxed'
             return contents, 'boxes'
         return [contents[0] + _unit_after(contents[0], text, boxes[-1][2] + 1)], 'boxed'
+    from .labelled_tail import labelled_tail
+    labelled = labelled_tail(text)
+    if labelled is not None:
+        return [labelled], 'labelled'
     if finals:
         tail = text[offset + finals[-1].end():].lstrip(' \t*:：')
         if tail.startswith('}'):  # \text{The answer is } 2: the phrase's own group closes before the answer
