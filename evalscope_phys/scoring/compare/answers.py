@@ -36,7 +36,7 @@ from .matching import assignments, unmatched_rows
 from ..read.index_range import is_range
 from ..read.piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
-                      ReferenceUnreadable, accepted, rejected)
+                      ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from .several import broken_link, named_branches, otherwise_branch, specialises
 from ..read.trailing_units import is_numeric
@@ -164,7 +164,7 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(answer, Relation):
         if answer.kind in ('=', 'approx'):  # "a + b = 5" for a value: the value it states
             return dispatch(reference, answer.right, options)
-        if answer.kind == 'to' and dispatch(reference, answer.right, options).strict:
+        if answer.kind == 'to' and strict_if_readable(lambda: dispatch(reference, answer.right, options)):
             return rejected(UNDECIDED, 'the value as a limit (to): right if the question asks for one', eed=None)
         return rejected('not_equivalent', 'a relation for a value')
     if isinstance(reference, Interval):

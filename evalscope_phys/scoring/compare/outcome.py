@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from ..read.definitions import Givens
 
@@ -67,3 +67,13 @@ UNSUPPORTED_STRUCTURES = frozenset({'piecewise', 'determinant', 'relation_chain'
 
 
 """Structures the extractor recognises but the comparator does not represent: undecided, not wrong."""
+
+
+def strict_if_readable(compare: Callable[[], Outcome]) -> bool:
+    """Whether a probing comparison (is this the same value written as a limit?) is strict; False when the
+    reference cannot be read for it: a probe must not turn a verdict the rules reach without reading the
+    reference's sides (``\\to`` for ``=``: a different relation) into an unscored one."""
+    try:
+        return bool(compare().strict)
+    except ReferenceUnreadable:
+        return False

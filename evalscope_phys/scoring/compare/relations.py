@@ -17,7 +17,7 @@ from .aliases import with_aliases
 from .conventions import lorentz, wave_number
 from .values import eed_distance, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
-from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected
+from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
 """Relations whose sides may be swapped."""
@@ -39,7 +39,7 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
     kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
     if not kind_matches:
         if {reference.kind, answer.kind} <= EQUALITY_LIKE | {'to'} and \
-                _sides(reference, answer, options, swapped=False).strict:
+                strict_if_readable(lambda: _sides(reference, answer, options, swapped=False)):
             # v_f \to v_0 for v_f = v_0: right if the question asks for a limit, which the engine cannot tell
             return rejected(UNDECIDED, f'the same sides, {answer.kind} for {reference.kind}: a limit or a value', eed=None)
         return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
