@@ -347,7 +347,21 @@ class _Rewriter:
         if k >= len(self.tokens):
             return True
         kind, value = self.tokens[k]
-        return kind == 'chr' and value in ')],;=<>|+-' or kind == 'cmd' and value in _AFTER_SIGN
+        if kind == 'chr' and value in ')],;=<>|+-' or kind == 'cmd' and value in _AFTER_SIGN:
+            return True
+        return self._charged_name_at(k)  # \pi^+\pi^-, e^+e^-: a pair of charged names, not a power
+
+    def _charged_name_at(self, k: int) -> bool:
+        """Whether a name carrying a lone sign superscript (``\\pi^-``, ``e^{+}``) starts at token ``k``."""
+        kind, value = self.tokens[k]
+        if not (kind == 'cmd' and value.isalpha() or kind == 'chr' and value.isalpha()):
+            return False
+        if k + 2 >= len(self.tokens) or self.tokens[k + 1] != ('chr', '^'):
+            return False
+        kind, value = self.tokens[k + 2]
+        if kind == 'grp':
+            return [t for t in value if t[0] != 'ws'] in ([('chr', '+')], [('chr', '-')])
+        return (kind, value) in (('chr', '+'), ('chr', '-'))
 
     def _is_decoration_superscript(self) -> bool:
         j = self.i + 1
