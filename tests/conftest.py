@@ -73,6 +73,17 @@ def kinds_without_negative(cases: Sequence[Dict[str, Any]], accepts=lambda c: c[
     return sorted(positive - negative)
 
 
+def check_golden_case(case: Dict[str, Any]) -> None:
+    """One row of a golden table (reference, answer, optional question, expected strict and lenient,
+    optional reason, why) scored end to end; the message says why the row exists."""
+    from evalscope_phys.scoring import score_answer
+    verdict = score_answer(case['reference'], case['answer'], question=case.get('question'))
+    context = f"{case['why']}: {case['reference']!r} vs {case['answer']!r} -> {verdict}"
+    assert (verdict.strict, verdict.lenient) == (case['strict'], case['lenient']), context
+    if 'reason' in case:
+        assert verdict.reason == case['reason'], context
+
+
 def missing_shared_data(message: str) -> None:
     """Skip the calling test, or fail it when ``EVALSCOPE_PHYS_REQUIRE_SHARED`` is set (CI skips nothing unseen)."""
     if os.environ.get(REQUIRE_SHARED_ENV, '').strip() not in ('', '0'):

@@ -11,19 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import kinds_without_negative
-from evalscope_phys.scoring import score_answer
+from conftest import check_golden_case, kinds_without_negative
 
 CASES = json.loads((Path(__file__).parent / 'rounding_cases.json').read_text(encoding='utf-8'))
 
 
 @pytest.mark.parametrize('case', CASES, ids=[f"{c['kind']}-{i}" for i, c in enumerate(CASES)])
 def test_rounding_case(case):
-    verdict = score_answer(case['reference'], case['answer'], question=case.get('question'))
-    context = f"{case['why']}: {case['reference']!r} vs {case['answer']!r} -> {verdict}"
-    assert (verdict.strict, verdict.lenient) == (case['strict'], case['lenient']), context
-    if 'reason' in case:
-        assert verdict.reason == case['reason'], context
+    check_golden_case(case)
 
 
 def test_every_kind_has_a_negative_case():
