@@ -78,7 +78,7 @@ def _same_left_side(reference: Relation, answer: Relation, options: Options) -> 
         if not compare.dispatch(reference.left, left, options).strict:
             continue
         outcome = compare.dispatch(reference.right, right, options)
-        if outcome.reason == UNDECIDED or outcome.reason in ('unparseable_answer', 'unknown_unit'):
+        if outcome.reason in CANNOT_READ or outcome.reason == 'unknown_unit':
             return None
         if not outcome.strict and not _same_symbols(reference.right, right):
             return None  # Z_1 Z_2 e^2/4E for zZe^2/2mv^2: other notation, or another result? for the judge
