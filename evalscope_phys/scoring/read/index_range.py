@@ -122,6 +122,17 @@ def _step(values: Sequence[int]) -> Optional[int]:
     return step
 
 
+#: ``(i = 1, 2, 3)``, ``(j=1,\\ldots,N)``: a bracketed index running over integers, the range of an equation
+_BRACKETED_INDICES_RE = re.compile(r'^\(\s*[ijklmn]\s*=\s*\d+\s*(,\s*(\d+|\\[lc]?dots|\.\.\.|[a-zA-Z])\s*)+\)$')
+
+
+def is_finite_indices(part: str) -> bool:
+    """Whether ``part`` is the bracketed run of indices an equation holds for (``(i = 1, 2, 3)``,
+    ``(j = 1, \\ldots, N)``): a condition beside the answer. An open one (``(k = 1, 2, \\dots)``) is an
+    index range (:func:`read_range`), which is compared, not dropped."""
+    return bool(_BRACKETED_INDICES_RE.match(part)) and read_range(part) is None
+
+
 def is_range(answer: object) -> bool:
     """Whether ``answer`` is an index range read by :func:`join_ranges`."""
     return isinstance(answer, Relation) and answer.kind == RANGE_KIND

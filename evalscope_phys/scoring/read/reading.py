@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from . import relations
 from . import values
-from .index_range import join_ranges, read_range
+from .index_range import is_finite_indices, join_ranges, read_range
 from ..answer import Alternatives, Answer, Collection, Empty, Text, Unreadable
 from .notation import BACKSLASH_SPACE_RE, clean, plain_operators, to_latex
 from .prose_tail import cut_at_sentence
@@ -254,10 +254,6 @@ def _unmask(text: str, blocks: List[str]) -> str:
     return re.sub('\x00(\\d+)\x00', lambda m: blocks[int(m.group(1))], text) if blocks else text
 
 
-#: ``(i = 1, 2, 3)``, ``(j=1,\\ldots,N)``: a bracketed index running over integers, the range of an equation
-_INDEX_RANGE_RE = re.compile(r'^\(\s*[ijklmn]\s*=\s*\d+\s*(,\s*(\d+|\\[lc]?dots|\.\.\.|[a-zA-Z])\s*)+\)$')
-
-
 _ALIGNMENT_RE = re.compile(r'(?<!\\)&')
 
 
@@ -272,11 +268,11 @@ def drop_alignment(text: str) -> str:
 
 def _is_condition(part: str) -> bool:
     """A side condition rather than an answer: ``\\text{for } v \\ll c``, ``(a < r < b)``, the indices an
-    equation holds for (``(i = 1, 2, 3)``, ``(n = 0, 1, \\ldots)``)."""
+    equation holds for (``(i = 1, 2, 3)``, ``(j = 1, \\ldots, N)``; see :func:`.index_range.is_finite_indices`)."""
     if _CONDITION_RE.match(part):
         return True
-    if _INDEX_RANGE_RE.match(part):  # a finite run of indices; an open one (k = 1, 2, \dots) is an index range item
-        return read_range(part) is None
+    if is_finite_indices(part):
+        return True
     group = group_at(part, 0) if part.startswith('(') else None
     if group and group[1] == len(part) and has_relation(part[1:-1]) and '=' not in part:
         return True
