@@ -89,3 +89,12 @@ def test_same_family(a, b, family):
     """Siblings (one symbol, other numbered subscripts) are rival candidates in a multi-part answer; the same
     name, a bare symbol or another letter is not a sibling."""
     assert same_family(a, b) is family
+
+
+def test_tied_names_with_another_value_stay_undecided_and_say_the_value_failed():
+    """A tie is no proof, so a failing value is still the judge's; the detail names the value, not the name."""
+    verdict = score_answer('h = 5', r'\boxed{h_{\max} = 6}', question='Find the maximum height of the column.')
+    assert (verdict.strict, verdict.reason) == (False, 'undecided')
+    assert 'decorated, but the value is not_equivalent' in verdict.detail
+    untied = score_answer('h = 5', r'\boxed{h_{\max} = 6}')
+    assert untied.detail.endswith('another quantity named')
