@@ -576,8 +576,14 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             tie = problem_tie(reference.name, answer.name, (describe(reference.value), describe(answer.value)),
                               options.givens)
-            outcome = with_steps(reference.value, answer, options) if tie else routed
-            return replace(outcome, detail=f'{answer.name} for {reference.name}: {tie}') if outcome.strict else routed
+            if not tie:
+                return routed
+            outcome = with_steps(reference.value, answer, options)
+            if outcome.strict:
+                return replace(outcome, detail=f'{answer.name} for {reference.name}: {tie}')
+            # tied names, a value that fails: still the judge's (a tie is no proof), but the detail says
+            # the value is what failed, not the name
+            return replace(routed, detail=f'{answer.name} for {reference.name}: {tie}, but the value is {outcome.reason}')
         return with_steps(reference.value, answer, options)
     return dispatch(reference.value, answer, options)
 

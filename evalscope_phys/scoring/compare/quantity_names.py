@@ -104,6 +104,13 @@ _WORD_SUPERSCRIPT_TAIL_RE = re.compile(r'\^(?:\{([A-Za-z]+)\}|([A-Za-z]+))$')
 _COMPONENTS = r'[xyzrtn]|\\(?:theta|phi|varphi|rho|perp|parallel)'
 #: a letter the question writes in italics outside math (Yale's ``_h_ above the floor``)
 _ITALIC_RE = re.compile(r'(?<![A-Za-z0-9_])_([A-Za-z])_(?![A-Za-z0-9])')
+#: the letter a name is built on, after a difference prefix: ``\\DeltaS_{universe}`` is built on ``S``
+#: (the reader glues ``\\Delta S`` to ``\\DeltaS``), ``\\Delta_0`` on ``\\Delta``
+_BASE_RE = re.compile(r'(?:\\Delta(?=[A-Za-z]|\\[A-Za-z]))?(\\[A-Za-z]+|[A-Za-z]|)')
+#: the subscript that is a level index when both values depend on it (:func:`_level_indices`)
+_LEVEL_INDEX = 'n'
+#: a question that speaks of components, where ``n`` in a subscript may be the normal one
+_COMPONENT_WORDS_RE = re.compile(r'\bnormal|\bcomponent|perpendicular|\\perp', re.I)
 _LETTERS_SUBSCRIPT_RE = re.compile(r'^(\\?[A-Za-z]+)_(?:\{([A-Za-z]+)\}|([A-Za-z]+))$')
 
 
@@ -114,7 +121,9 @@ def problem_tie(reference: str, answer: str, values: Sequence[str], givens: Opti
     ``v_T`` abbreviates ``v_{term}``. Only two shapes tie, on one letter: the other name with a descriptive
     sub- or superscript added (``h``/``h_{max}``, ``E_n``/``E_n^{Ps}``; never a number, prime or accent:
     ``v_0``, ``E'``, ``\\dot{S}`` are other quantities), or a word subscript and its abbreviation
-    (``f_m``/``f_{mirror}``; never ``E_{min}``/``E_{max}`` or ``v_A``/``v_B``). And only when a question
+    (``f_m``/``f_{mirror}``; never ``E_{min}``/``E_{max}`` or ``v_A``/``v_B``). A change is built on its
+    letter (``\\Delta S``/``\\Delta S_{universe}``), and the level index both values depend on ties
+    (``S``/``S_n``, :func:`_level_indices`; ``n`` is otherwise a normal component). And only when a question
     is given and nothing in the problem makes the answer's name another quantity: the question writes no
     other symbol on that letter beside the two names, the answer defines none, and neither value
     (``values``: both sides' LaTeX) uses the answer's name (``T = T/2^{1/3}`` for ``T_f``).
@@ -124,8 +133,10 @@ def problem_tie(reference: str, answer: str, values: Sequence[str], givens: Opti
     ref_key, ans_key = name_key(reference), name_key(answer)
     if ref_key == ans_key or _DECORATION_RE.search(ref_key + ans_key):
         return None
-    how = _decorated(ref_key, ans_key) or _abbreviated(ref_key, ans_key)
-    base = _sympy_name(re.match(r'\\[A-Za-z]+|[A-Za-z]|', ans_key).group(0)) if how else None
+    indexed = any(key.endswith('_' + _LEVEL_INDEX) for key in (ref_key, ans_key))
+    indices = _level_indices(values, givens.question_text) if indexed else frozenset()
+    how = _decorated(ref_key, ans_key, indices) or _abbreviated(ref_key, ans_key)
+    base = _sympy_name(_BASE_RE.match(ans_key).group(1)) if how else None
     if base is None:
         return None
     own = _sympy_name(answer) or _sympy_name(ans_key) or ans_key
@@ -139,8 +150,9 @@ def problem_tie(reference: str, answer: str, values: Sequence[str], givens: Opti
     return how
 
 
-def _decorated(a: str, b: str) -> Optional[str]:
-    """'decorated' when one key is the other with a descriptive sub- or superscript added."""
+def _decorated(a: str, b: str, indices: FrozenSet[str] = frozenset()) -> Optional[str]:
+    """'decorated' when one key is the other with a descriptive sub- or superscript added, or with the
+    level index both values depend on (``S_n`` for ``S``, :func:`_level_indices`)."""
     short, long = sorted((a, b), key=len)
     if not long.startswith(short):
         return None
@@ -148,9 +160,26 @@ def _decorated(a: str, b: str) -> Optional[str]:
     sub = _SUBSCRIPT_TAIL_RE.fullmatch(tail)
     if sub and '_' not in short:
         script = sub.group(1) or sub.group(2)
+        if script in indices:
+            return 'indexed'
         return None if re.fullmatch(r'[0-9]+|' + _COMPONENTS, script) else 'decorated'
     sup = _WORD_SUPERSCRIPT_TAIL_RE.fullmatch(tail)
     return 'decorated' if sup and '^' not in short else None
+
+
+def _level_indices(values: Sequence[str], question: str) -> FrozenSet[str]:
+    """The level index (``n``) when both values depend on it and the question speaks of no component.
+
+    Why: a subscript ``n`` is either the normal component (``B_n``, a component: another quantity than
+    ``B``) or the index of a level (``S_n = 2\\pi eB(n + 1/2)/\\hbar c``, the quantity ``S`` as a function
+    of ``n``). When both values are written in ``n`` and the question says nothing of a normal or a
+    component it is the index: ``S`` and ``S_n`` then state one function. A value that does not depend
+    on ``n`` (``E_n = 3``), or a question about a normal component, leaves ``n`` a component.
+    """
+    if len(values) < 2 or _COMPONENT_WORDS_RE.search(question):
+        return frozenset()
+    free = [_free_names(v) for v in values]
+    return frozenset({_LEVEL_INDEX}) if all(_LEVEL_INDEX in f for f in free) else frozenset()
 
 
 def _abbreviated(a: str, b: str) -> Optional[str]:

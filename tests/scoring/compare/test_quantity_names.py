@@ -49,11 +49,29 @@ def test_same_quantity_name(a, b, same):
     ('T', r'T_{\text{new}}', 'The gas is at $T_1$; find the temperature.', None),
     ('T_e', 'T', 'A building at $T$ beside air at $T_0$.', None), ('v', 'v_0', 'Find the speed.', None),
     ('B', 'B_z', 'Find the field.', None), ("E", "E'", 'Find the energy.', None), ('x', 'y', 'Find the plane.', None),
+    (r'\Delta S', r'\Delta S_{\text{univ}}', 'Find the change of the universe.', 'decorated'),
+    (r'\Delta S', r'\Delta S_1', 'Find the change of the universe.', None),
+    (r'\Delta S', r'\Delta S_{\text{univ}}', 'The wire changes by $\\Delta S_w$; and the universe?', None),
+    (r'\Delta S', r'S_{\text{univ}}', 'Find the change.', None), (r'\Delta_0', r'\Delta_{\rm gap}', 'Find the gap.', None),
 ])
 def test_problem_tie(reference, answer, question, tie):
     """Two names the problem ties (a descriptive subscript added, a word abbreviated), and those it leaves open."""
     givens = Givens(question_text=question or '', question=question is not None)
     assert problem_tie(reference, answer, ('1',), givens) == tie
+
+
+@pytest.mark.parametrize('reference, answer, values, question, tie', [
+    ('A_n', 'A', (r'\frac{n}{B}', r'\frac{n}{B}'), 'Quantise the area.', 'indexed'),
+    ('W', 'W_n', ('n^2 w', 'w n^2'), 'Find the levels.', 'indexed'),
+    ('W_n', 'W', ('3', '3'), 'Find the levels.', None),  # no n in the values: n is the normal component
+    ('W_n', 'W', ('n^2 w', '3'), 'Find the levels.', None),  # only one value in n
+    ('B_n', 'B', ('n I', 'n I'), 'Find the normal component of the field.', None),
+    ('A_n', 'A_m', ('n', 'n'), 'Find the areas.', None), ('W_n', 'W', ('n^2 w', 'n^2 w'), 'The lowest is $W_1$.', None),
+])
+def test_problem_tie_level_index(reference, answer, values, question, tie):
+    """A subscript n is the level index only when both values are written in n and the question speaks of
+    no normal component."""
+    assert problem_tie(reference, answer, values, Givens(question_text=question, question=True)) == tie
 
 
 def test_problem_tie_refuses_the_answers_name_in_a_value():
@@ -71,3 +89,12 @@ def test_same_family(a, b, family):
     """Siblings (one symbol, other numbered subscripts) are rival candidates in a multi-part answer; the same
     name, a bare symbol or another letter is not a sibling."""
     assert same_family(a, b) is family
+
+
+def test_tied_names_with_another_value_stay_undecided_and_say_the_value_failed():
+    """A tie is no proof, so a failing value is still the judge's; the detail names the value, not the name."""
+    verdict = score_answer('h = 5', r'\boxed{h_{\max} = 6}', question='Find the maximum height of the column.')
+    assert (verdict.strict, verdict.reason) == (False, 'undecided')
+    assert 'decorated, but the value is not_equivalent' in verdict.detail
+    untied = score_answer('h = 5', r'\boxed{h_{\max} = 6}')
+    assert untied.detail.endswith('another quantity named')
