@@ -77,7 +77,7 @@ def _score_job(job: dict) -> dict:
     single_type = types[0] if len(set(types)) == 1 and types else None
     extracted = extract_answer(job['response'], single_type)
     options = Options(tolerance=job['tolerance'], ordered=job['ordered'], eed=job['eed'],
-                      givens=_givens(job.get('question'), extracted.text))
+                      givens=_givens(job.get('question'), extracted.text, job['references']))
     if len(references) > 1:
         return _parts_job(job, references, single_type, options, extracted.answer)
     reference = references[0]
@@ -147,13 +147,15 @@ def _without_parts(outcome):
     return replace(outcome, parts=())
 
 
-def _givens(question: Optional[str], answer: str):
-    """What the question and the answer define (:mod:`.definitions`), or None when neither defines anything."""
+def _givens(question: Optional[str], answer: str, references: Sequence[str] = ()):
+    """What the question and the answer define (:mod:`.definitions`) beside the reference parts the
+    problem asks for, or None when neither defines anything."""
     from .read.definitions import Givens
     defining = answer if answer and (answer.count('=') >= 2 or '\\equiv' in answer) else ''
     if question is None and not defining:
         return None
-    return Givens(question_text=question or '', answer_text=defining, question=question is not None)
+    return Givens(question_text=question or '', answer_text=defining, question=question is not None,
+                  references=tuple(references))
 
 
 REFERENCE_CACHE_SIZE = 1024

@@ -27,7 +27,7 @@ from . import relations as compare_relations
 from .chains import compare_chains
 from .index_ranges import compare_ranges, renamed, same_index
 from .aliases import base_symbol, canonical_symbol
-from .quantity_names import name_key, problem_tie, same_quantity_name
+from .quantity_names import name_key, problem_tie, same_quantity_name, sole_tie
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
@@ -574,8 +574,9 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
                 return as_equation
         if not same_quantity_name(reference.name, answer.name):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
-            tie = problem_tie(reference.name, answer.name, (describe(reference.value), describe(answer.value)),
-                              options.givens)
+            values = (describe(reference.value), describe(answer.value))
+            tie = problem_tie(reference.name, answer.name, values, options.givens) \
+                or sole_tie(reference.name, answer.name, values, options.givens)
             if not tie:
                 return routed
             outcome = with_steps(reference.value, answer, options)

@@ -200,3 +200,96 @@ def _sympy_name(key: str) -> Optional[str]:
 def _free_names(latex: str) -> FrozenSet[str]:
     from ..read.definitions import _free_names as free
     return free(latex) or frozenset()
+
+
+#: subscript words of opposite quantities (``E_{min}``/``E_{max}``, ``E_{in}``/``E_{out}``): never one name for the other
+_OPPOSITES = (
+    ({'min', 'minimum', 'lowest'}, {'max', 'maximum', 'highest'}),
+    ({'in', 'inside', 'inner', 'int', 'interior'}, {'out', 'outside', 'outer', 'ext', 'exterior'}),
+    ({'i', 'initial', 'init', 'before'}, {'f', 'final', 'fin', 'after'}),
+    ({'upper', 'up', 'top'}, {'lower', 'down', 'bottom'}),
+    ({'left'}, {'right'}),
+    ({'hot', 'h'}, {'cold', 'c'}),
+    ({'incident', 'inc'}, {'reflected', 'refl', 'transmitted', 'trans'}),
+    ({'near'}, {'far'}),
+    ({'front'}, {'back', 'rear'}),
+)
+_WORD_RE = re.compile(r'[A-Za-z]+')
+#: a subscript that is a component (``v_x``) or a sign (``a_+``): another quantity than the whole
+_COMPONENT_OR_SIGN_RE = re.compile(r'_\{?(?:' + _COMPONENTS + r'|[+-]|\\pm|\\mp)\}?(?:\(|$)|[+-]\}?$')
+_SYMBOL_PREFIX_RE = re.compile(r'^(?:vec|fn|avg):\(?')
+#: the answer's name a sole tie accepts: a letter with a subscript of letters, maybe with arguments; never
+#: a prime, a number or a bare letter (``E'``, ``E_1``, ``v_0``, ``E``: after a change, another state, the whole)
+_DESCRIBED_RE = re.compile(r"^[^_'^]+_(?:\{[^{}'0-9^]+\}|\\?[A-Za-z]+)(?:\(.*\))?$")
+
+
+def _letter(symbol: str) -> str:
+    """The letter a SymPy symbol name is written on: ``E_min``, ``Eprime_11``, ``vec:E_1``, ``fn:E(r)`` -> ``E``;
+    an accent stays part of it (``dotS``, ``barP``, ``tildenu``: a rate, a mean, another letter)."""
+    base = re.split(r'[_(]', _SYMBOL_PREFIX_RE.sub('', symbol), maxsplit=1)[0]
+    base = re.sub(r'(?:prime)+$', '', base)
+    return _LETTER_VARIANTS.get('\\' + base, '\\' + base)[1:] if base else ''
+
+
+def _subscript_words(key: str) -> set:
+    script = key.partition('_')[2]
+    return {w.lower() for w in _WORD_RE.findall(script)}
+
+
+def _opposed(ref_key: str, ans_key: str, question: str) -> bool:
+    """Whether the two names' subscripts, or the answer's and the question's words, are opposites
+    (``E_{min}`` for ``E_{max}``, or ``E_{min}`` when the question asks for the maximum energy)."""
+    ref_words, ans_words = _subscript_words(ref_key), _subscript_words(ans_key)
+    spoken = {w.lower() for w in _WORD_RE.findall(question) if len(w) >= 3}
+    for one, other in _OPPOSITES:
+        for mine, theirs in ((one, other), (other, one)):
+            if ans_words & mine and (ref_words & theirs or (spoken & theirs and not spoken & mine)):
+                return True
+    return False
+
+
+def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optional['Givens']) -> Optional[str]:
+    """'the only quantity on its letter', when the problem has one quantity on the letter both names are
+    written on and the answer's name can name no other: None otherwise (the judge decides).
+
+    Why: a reference labels its parts in its own way (``\\tau_0``, ``E'``, ``Z_1``, ``\\omega_2``) and a model
+    in its own (``\\tau_{proper}``, ``E_{cm}``, ``Z_{dist}``, ``\\omega_{reflected}``); the value alone cannot
+    tell ``v_A`` from ``v_B``, but the problem can: when neither the question's formulas nor any reference
+    part write another quantity on that letter, a name on it with the reference's value is the reference's
+    quantity. So it ties only when (both sides' letters compared on the SymPy names the reader gives them):
+    the question writes neither name nor another symbol on the letter (the bare letter, a given such as
+    ``\\omega`` beside the asked ``\\omega'``, is allowed); no reference part writes the answer's name or
+    defines another quantity on the letter; neither value uses the answer's name; the answer's subscript is
+    no component or sign (``v_x``, ``a_+``) and no opposite of the reference's or of the question's words
+    (``E_{min}`` for ``E_{max}``, or where the question asks for the maximum), and it is a subscript of
+    letters: a prime, a number or the bare letter (``E'``, ``E_1``, ``E``) stays another state, and one letter
+    (``v_A``, ``A_m``: an object, an index) ties only to itself in the other case (``C_V``/``C_v``). Another letter (``T`` for
+    ``N``, ``x`` for ``y``) is never tied here. The caller ties only a strictly equal value.
+    """
+    if givens is None or not givens.question or not givens.references:
+        return None
+    ref_key, ans_key = name_key(reference), name_key(answer)
+    ref_name = _sympy_name(reference) or _sympy_name(ref_key)
+    ans_name = _sympy_name(answer) or _sympy_name(ans_key)
+    if not ref_name or not ans_name or ref_name == ans_name or ref_name.endswith('_') \
+            or re.search(r'[+-]\}?$|\\[pm]{2}\}?$', ref_key):
+        return None  # a sign subscript (\Phi_-) is one of two branches, and its SymPy name loses the sign
+    letter = _letter(ref_name)
+    if not letter or _letter(ans_name) != letter or not _DESCRIBED_RE.match(ans_key) \
+            or _COMPONENT_OR_SIGN_RE.search(ans_key) \
+            or _opposed(ref_key, ans_key, givens.question_text):
+        return None
+    ans_script, ref_script = ans_key.partition('_')[2].split('(')[0], ref_key.partition('_')[2].split('(')[0]
+    if re.fullmatch(r'[A-Za-z]', ans_script) and ans_script.swapcase() != ref_script:
+        return None  # v_A, A_m: one letter labels an object or an index; only C_V for C_v (its case) ties
+    from ..read.definitions import question_symbols, reference_names
+    written = question_symbols(givens.question_text) | set(_ITALIC_RE.findall(givens.question_text)) \
+        | {n for n, _ in givens.answer}
+    if ans_name in written or ref_name in written or any(_letter(n) == letter and n != letter for n in written):
+        return None
+    symbols, defined = reference_names(givens.references)
+    if ans_name in symbols or any(_letter(n) == letter and n != ref_name for n in defined):
+        return None
+    if any(ans_name in _free_names(v) for v in values):
+        return None
+    return 'the only quantity on its letter'

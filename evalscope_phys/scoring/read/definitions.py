@@ -65,6 +65,8 @@ class Givens:
     """The located answer, when it may define symbols (two ``=`` or more), else ''."""
     question: bool = False
     """Whether a question was given at all."""
+    references: Tuple[str, ...] = ()
+    """Every reference part's text of the problem (the quantities it asks for, :func:`reference_names`)."""
 
     @property
     def definitions(self) -> Tuple[Tuple[str, str], ...]:
@@ -181,19 +183,43 @@ _RELATION_SIGNS = ('=', '\\equiv', ':=', '<', '>', '\\le', '\\ge', '\\leq', '\\g
 @lru_cache(maxsize=64)
 def question_symbols(question: str) -> FrozenSet[str]:
     """Every symbol name the question's formulas write (each side of a relation read on its own)."""
-    from .scan import top_level_split
     names: set = set()
     for m in _MATH_RE.finditer(question):
         formula = next(g for g in m.groups() if g is not None)
-        if len(formula) >= 400:
-            continue
-        for item in _split_items(formula):
-            for side in top_level_split(item, _RELATION_SIGNS):
-                try:
-                    names |= _free_names(side) or set()
-                except Exception:  # (never seen) our reader tripping on a side: it names nothing
-                    continue
+        if len(formula) < 400:
+            names |= _formula_symbols(formula)[0]
     return frozenset(names)
+
+
+@lru_cache(maxsize=64)
+def reference_names(references: Tuple[str, ...]) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """(every symbol name the reference parts write, the names their relations' left-hand sides define):
+    the quantities a problem asks for, so a model's name that is one of them names that quantity."""
+    symbols: set = set()
+    defined: set = set()
+    for text in references:
+        found, left = _formula_symbols(text)
+        symbols |= found
+        defined |= left
+    return frozenset(symbols), frozenset(defined)
+
+
+def _formula_symbols(formula: str) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """(the symbol names of every side of every item, the names of the items' left-hand sides)."""
+    from .scan import top_level_split
+    names: set = set()
+    left: set = set()
+    for item in _split_items(formula):
+        sides = top_level_split(item, _RELATION_SIGNS)
+        for index, side in enumerate(sides):
+            try:
+                found = _free_names(side) or set()
+            except Exception:  # (never seen) our reader tripping on a side: it names nothing
+                continue
+            names |= found
+            if index == 0 and len(sides) > 1:
+                left |= found
+    return frozenset(names), frozenset(left)
 
 
 def _read_formula(text: str, m: 're.Match[str]', symbolic: list, numbers: list) -> None:

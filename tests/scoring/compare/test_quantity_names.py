@@ -98,3 +98,17 @@ def test_tied_names_with_another_value_stay_undecided_and_say_the_value_failed()
     assert 'decorated, but the value is not_equivalent' in verdict.detail
     untied = score_answer('h = 5', r'\boxed{h_{\max} = 6}')
     assert untied.detail.endswith('another quantity named')
+
+
+@pytest.mark.parametrize('reference, answer, references, tied', [
+    ("\\omega'", '\\omega_{\\text{rad}}', ("\\omega' = 3",), True),
+    ("\\omega'", '\\omega_{\\text{rad}}', ("\\omega' = 3", '\\omega_{\\text{ax}} = 2'), False),  # another part on the letter
+    ('T_1', 'T_{\\text{up}}', ('T_1 = 3', 'T_2 = 1'), False),  # two tensions asked: a swap stays possible
+    ('E_p', 'E_{\\text{min}}', ('E_p = 3', 'E_p = 5'), True),  # one name asked twice (two cases): one quantity
+    ('E_p', 'E_{\\text{th}}', ('E_p = 3', 'v = E_{th}/c'), False),  # a reference part writes the answer's name
+])
+def test_sole_tie_reads_the_reference_set(reference, answer, references, tied):
+    from evalscope_phys.scoring.compare.quantity_names import sole_tie
+    from evalscope_phys.scoring.read.definitions import Givens
+    givens = Givens(question_text='Find it.', question=True, references=references)
+    assert bool(sole_tie(reference, answer, ('3', '3'), givens)) is tied
