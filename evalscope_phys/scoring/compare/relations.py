@@ -17,6 +17,7 @@ from .aliases import with_aliases
 from .conventions import lorentz, wave_number
 from .values import eed_distance, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
+from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
@@ -51,8 +52,10 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         if swapped.strict:
             return swapped
         side_by_side = swapped if swapped.lenient and not side_by_side.lenient else side_by_side
-    if reference.kind in ('to', 'propto'):
-        return _propto(reference, answer, options) if reference.kind == 'propto' else side_by_side
+    if reference.kind == 'to':
+        return _reaction(reference, answer, options) or side_by_side
+    if reference.kind == 'propto':
+        return _propto(reference, answer, options)
     difference = _difference(reference, answer, options)
     if difference is None:
         return side_by_side
@@ -231,6 +234,23 @@ def _same_symbols(reference: Answer, answer: Answer) -> bool:
         return False
     ans_expr, _ = read_expression_safely(answer.latex)
     return ans_expr is not None and ref_expr.free_symbols == ans_expr.free_symbols
+
+
+def _reaction(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
+    """``\\phi \\to K^+ + K^-`` for ``\\phi \\to K^+K^-``: a side of particles (see ``notation.particles``)
+    is the same side when it holds the same particles, however they are joined or ordered; None when
+    no side is a side of particles (a limit ``x \\to 0`` is compared as written)."""
+    sides = ((reference.left, answer.left), (reference.right, answer.right))
+    if not all(isinstance(side, Value) for pair in sides for side in pair) or \
+            not any(particles(ref_side.latex) is not None for ref_side, _ in sides):
+        return None
+    for ref_side, ans_side in sides:
+        ref_particles, ans_particles = particles(ref_side.latex, alone=True), particles(ans_side.latex, alone=True)
+        if ref_particles is None or ans_particles is None:
+            return None
+        if ref_particles != ans_particles:
+            return rejected('not_equivalent', 'other particles')
+    return accepted('equivalent', 'the same particles')
 
 
 def _propto(reference: Relation, answer: Relation, options: Options) -> Outcome:

@@ -141,3 +141,43 @@ _FONT_SWITCH_RE = re.compile(r'\\(rm|bf|it|sf|tt)\s+([A-Za-z][A-Za-z0-9 ]*?)(?=\
 def same_text(reference: str, answer: str) -> bool:
     """The very text of the reference (as :func:`compact` compares it): equal whatever it means."""
     return compact(clean(to_latex(reference or ''))) == compact(clean(to_latex(answer or '')))
+
+
+#: one particle of a reaction or decay: a name (``K``, ``\\pi``, ``\\bar{K}``, ``\\overline{\\nu}``), an
+#: optional subscript (``\\nu_e``, ``\\nu_{\\mu}``) and an optional charge (``^+``, ``^{-}``, ``^0``, ``^{++}``);
+#: an unbraced superscript is one character, as LaTeX reads it, so ``K^++K^-`` is ``K^+``, ``+``, ``K^-``
+_PARTICLE_RE = re.compile(
+    r'(?P<name>(?:\\(?:bar|overline)\{(?:\\[A-Za-z]+|[A-Za-z])\}|\\(?:bar|overline)(?:\\[A-Za-z]+|[A-Za-z])'
+    r'|\\[A-Za-z]+|[A-Za-z]))'
+    r'(?P<sub>_(?:\{[A-Za-z0-9\\]+\}|\\[A-Za-z]+|[A-Za-z0-9]))?'
+    r'(?P<charge>\^(?:\{(?:[+\-]{1,2}|0)\}|[+\-0]))?')
+_PARTICLE_NAME_RE = re.compile(r'\\(?:bar|overline)\{?(\\[A-Za-z]+|[A-Za-z])\}?')
+_NOT_PARTICLES = frozenset({'\\to', '\\rightarrow', '\\frac', '\\sqrt', '\\cdot', '\\times', '\\text', '\\mathrm'})
+
+
+def particles(text: str, alone: bool = False):
+    """The particles on one side of a reaction or decay, as a multiset (a ``Counter`` of spellings), when
+    the side is nothing but particles -- at least two, at least one with a charge (``K^+K^-``, ``p + \\pi^-``,
+    ``e^- \\bar{\\nu}_e \\nu_\\mu``), written side by side or joined by ``+``; else None. The charge is what
+    says "particles": ``K^+ K^-`` is no product of numbers, and a side with no charge (``ab``, ``x + y``)
+    stays algebra. ``\\overline{\\nu}`` is ``\\bar{\\nu}``; a count (``2\\gamma``) is not read. With
+    ``alone`` (the other side of a reaction already said "particles") one particle, charged or not, is a
+    side too: ``\\rho^0`` is a particle there, never ``\\rho`` to the power 0."""
+    from collections import Counter
+    text = compact(text)
+    found, position, charged = Counter(), 0, False
+    while position < len(text):
+        if found and text[position] == '+':
+            position += 1
+        match = _PARTICLE_RE.match(text, position)
+        if match is None or match.group('name') in _NOT_PARTICLES:
+            return None
+        name = _PARTICLE_NAME_RE.sub(r'\\bar{\1}', match.group('name'))
+        sub = (match.group('sub') or '').replace('{', '').replace('}', '')
+        charge = (match.group('charge') or '').replace('{', '').replace('}', '')
+        charged = charged or bool(charge)
+        found[name + sub + charge] += 1
+        position = match.end()
+    if alone:
+        return found or None
+    return found if charged and sum(found.values()) >= 2 else None
