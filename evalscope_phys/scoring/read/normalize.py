@@ -131,6 +131,12 @@ def _name(text: str) -> str:
     return re.sub(r'[^A-Za-z0-9]', '', text)
 
 
+def _script_name(text: str) -> str:
+    """A subscript's name keeps its signs: ``a_+`` and ``a_-`` (or ``a_{n+1}`` and ``a_{n-1}``) are
+    different quantities, so the signs are spelt out before the rest is dropped."""
+    return _name(text.replace('+', 'plus').replace('-', 'minus').replace('\u2212', 'minus'))
+
+
 _VARIABLE_RE = re.compile(r'^\\variable\{([^{}]*)\}$')
 
 
@@ -238,10 +244,14 @@ class _Rewriter:
             elif nxt == ('chr', '_'):
                 self.take(False)
                 sub = self.take_argument()
-                name += '_' + _name(plain_text(sub))
+                name += '_' + _script_name(plain_text(sub))
             elif nxt == ('chr', '^') and self._is_label_superscript():
                 self.take(False)
                 name += '^' + _name(plain_text(self.take_argument()))
+            elif nxt == ('chr', '^') and base != 'e' and self._zero_superscript():
+                self.take(False)
+                self.take_argument()
+                name += '^0'
             elif nxt == ('chr', '^') and self._sign_superscript():
                 self.take(False)
                 name += '^' + {'+': 'plus', '-': 'minus'}[plain_text(self.take_argument())]
@@ -327,6 +337,19 @@ class _Rewriter:
             inner = inner + ([self.tokens[j + 1]] if j + 1 < len(self.tokens) else [])
         text = plain_text(inner)
         return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
+
+    def _zero_superscript(self) -> bool:
+        """``\\pi^0``, ``K^{0}``, ``x^0``: a zero raised over a name labels it (a neutral particle, a
+        time component); no one writes a quantity to the power zero, and reading it as 1 made
+        ``\\rho^0`` equal ``\\omega^0``."""
+        j = self.i + 1
+        if j >= len(self.tokens):
+            return False
+        kind, value = self.tokens[j]
+        if kind == 'grp':
+            inner = [t for t in value if t[0] != 'ws']
+            return inner == [('num', '0')]
+        return (kind, value) == ('num', '0')
 
     def _sign_superscript(self) -> bool:
         """``e^-``, ``\\pi^{+}``, ``\\psi'(a^+)``: a lone sign raised over a name is a charge or a side
