@@ -2,6 +2,7 @@
 
     python scripts/bench_reward.py [--data PATH] [--completions 2048] [--group 8] [--rounds 1]
                                    [--threads 4] [--seed 0] [--json OUT] [--baseline OTHER_TREE]
+                                   [--no-math-verify]
 
 Builds ``--completions`` synthetic completions from the PHYBench references (GRPO groups of
 ``--group`` per prompt, prompts drawn with repeats, some completions repeated inside a group) whose
@@ -441,8 +442,10 @@ def _run_tree(tree: str, completions: str, threads: int) -> Dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def side_by_side(items: Sequence[Completion], baseline: str, rounds: int, threads: int) -> Dict:
-    """Each round: this tree, then ``baseline``, each in a fresh process, then math-verify; ratios per round."""
+def side_by_side(items: Sequence[Completion], baseline: str, rounds: int, threads: int,
+                 math_verify_too: bool = True) -> Dict:
+    """Each round: this tree, then ``baseline``, each in a fresh process, then math-verify (unless
+    ``math_verify_too`` is False: it takes minutes); ratios per round."""
     import tempfile
     sides = {'this': THIS_TREE, 'baseline': baseline}
     runs: Dict[str, List[Dict]] = {side: [] for side in sides}
@@ -455,8 +458,9 @@ def side_by_side(items: Sequence[Completion], baseline: str, rounds: int, thread
             for side, tree in sides.items():
                 print(f'round {round_index + 1}/{rounds}: ours ({side} tree {tree})', file=sys.stderr, flush=True)
                 runs[side].append(_run_tree(tree, handle.name, threads))
-            print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
-            math_verify.append(run_math_verify(items)[0])
+            if math_verify_too:
+                print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
+                math_verify.append(run_math_verify(items)[0])
             loads.append(os.getloadavg()[0])
     finally:
         os.unlink(handle.name)
@@ -479,9 +483,10 @@ def side_by_side(items: Sequence[Completion], baseline: str, rounds: int, thread
         print(f'  {name:12s} this/baseline wall: {", ".join(f"{r:.3f}" for r in wall)}; '
               f'CPU: {", ".join(f"{r:.3f}" for r in cpu)}; same rewards {same}/{n}')
         figures[f'{name}_ratio'] = {'wall': wall, 'cpu': cpu, 'same_rewards': same}
-    print(f'  math-verify seconds: {", ".join(f"{s:.2f}" for s in math_verify)}; batch over math-verify: this '
-          + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['this']))
-          + ', baseline ' + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['baseline'])))
+    if math_verify:
+        print(f'  math-verify seconds: {", ".join(f"{s:.2f}" for s in math_verify)}; batch over math-verify: this '
+              + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['this']))
+              + ', baseline ' + ', '.join(f"{m / r['ours_batch']['seconds']:.2f}x" for m, r in zip(math_verify, runs['baseline'])))
     print(f'load average (1 min) after each round: {", ".join(f"{x:.2f}" for x in loads)}; at the end (1, 5, 15 min): '
           + ' '.join(f'{x:.2f}' for x in os.getloadavg()))
     figures['unscored'] = {side: runs[side][-1]['unscored'] for side in sides}
@@ -500,6 +505,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--json', help='write the figures here')
     parser.add_argument('--baseline', metavar='OTHER_TREE', help='another source tree, measured side by side')
+    parser.add_argument('--no-math-verify', action='store_true',
+                        help='with --baseline: time only the two trees (math-verify takes minutes on this box)')
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ['_ours']:
         return _ours_in_tree(argv[1], argv[2], int(argv[3]))
@@ -516,7 +523,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f'{len(refs)} references, {certified} with a value certified away from 0 and 1 at a random point '
           f'(the others get only X + 1 / X - 1 as wrong forms)')
     if args.baseline:
-        figures = side_by_side(items, os.path.abspath(args.baseline), args.rounds, threads)
+        figures = side_by_side(items, os.path.abspath(args.baseline), args.rounds, threads,
+                               math_verify_too=not args.no_math_verify)
     else:
         figures = bench(items, args.rounds, threads)
     figures['references'] = len(refs)
