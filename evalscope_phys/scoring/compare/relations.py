@@ -36,6 +36,11 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
         answer = Relation('approx' if answer.approximate else '=', Value(answer.name), answer.value) \
             if answer.name else answer.value
     if not isinstance(answer, Relation):
+        if reference.kind in EQUALITY_LIKE and isinstance(answer, Value) and \
+                strict_if_readable(lambda: compare.dispatch(reference.right, answer, options)):
+            # 0.37 for N(J=0)/N(J=1) = 0.37: a ratio asked is answered by its value, a curve x^2 + y^2 = 1 is
+            # not answered by 1; only the question tells them apart
+            return rejected(UNDECIDED, 'the right side\'s value alone: a value asked or the relation', eed=None)
         return rejected('not_equivalent', 'not a relation' if reference.kind != '=' else 'not an equation')
     kind_matches = reference.kind == answer.kind or {reference.kind, answer.kind} <= EQUALITY_LIKE
     if not kind_matches:
