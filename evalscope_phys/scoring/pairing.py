@@ -141,9 +141,10 @@ def _table_rows(body: str) -> List[Tuple[List[str], bool]]:
     (``& = & b``) continues the relation of the row before. A ``:`` cell names the row by what
     stands left of it (an element, a case), so the row is the value right of it, as a leading number
     labels its row."""
+    from .read.reading import drop_line_skip
     rows: List[Tuple[List[str], bool]] = []
     for row in re.split(r'\\\\', body):
-        cells = [c.strip() for c in row.replace('\\hline', ' ').split('&')]
+        cells = [c.strip() for c in drop_line_skip(row).replace('\\hline', ' ').split('&')]
         if len(cells) >= 3 and _RELATION_CELL_RE.match(cells[1]):
             right = ' '.join(c for c in cells[2:] if c)
             if cells[1] == ':':

@@ -231,6 +231,11 @@ _SPACING_ARTIFACT_RE = re.compile(r'^(\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\
 _LINE_SKIP_RE = re.compile(r'^\[\s*-?\d*\.?\d+\s*(mm|cm|pt|em|ex|in)\s*\]\s*(?=\S)')
 
 
+def drop_line_skip(row: str) -> str:
+    """A row of a block without the skip of the line break before it (``\\\\[1mm] b = 2``: ``b = 2``)."""
+    return _LINE_SKIP_RE.sub('', row.strip())
+
+
 #: ``12,000,023`` (digit groups of three after commas, no spaces) is one number, not three answers
 _THOUSANDS_RE = re.compile(r'(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d.,])')
 
