@@ -38,6 +38,7 @@ from ..read.piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
+from ..read.labels import is_label
 from .several import broken_link, named_branches, otherwise_branch, specialises
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
@@ -62,6 +63,9 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
         raise ReferenceUnreadable(getattr(reference, 'why', 'empty reference'))
     if isinstance(answer, Empty):
         return rejected('no_answer')
+    if isinstance(answer, Value) and is_label(answer.latex) and not _is_letter(reference):
+        # \textbf{(c)} is the part's label left standing, not the speed of light (1 in natural units)
+        return rejected('no_answer', 'a part label, no value')
     if isinstance(answer, Unreadable) and answer.why in UNSUPPORTED_STRUCTURES:
         return rejected(UNDECIDED, f'the answer is a {answer.why.replace("_", " ")}', eed=0.0)
     if isinstance(answer, Unreadable):
@@ -71,6 +75,13 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if not options.eed:
         outcome = replace(outcome, eed=None, parts=tuple(replace(p, eed=None) for p in outcome.parts))
     return outcome
+
+
+def _is_letter(reference: Answer) -> bool:
+    """A reference that is one letter (``c``, ``\\text{(C)}``): an option, which a label may answer."""
+    if not isinstance(reference, Value):
+        return False
+    return re.fullmatch(r'[A-Za-z]', re.sub(r'\\[A-Za-z]+|[{}()\s]', '', reference.latex)) is not None
 
 
 _OTHERWISE_RE = re.compile(r'^(?:\\(?:text|mbox|textrm)\s*\{\s*)?(?:otherwise|elsewhere|else)\s*\}?$', re.I)
