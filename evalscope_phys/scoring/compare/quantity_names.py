@@ -273,7 +273,7 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
     ans_name = _sympy_name(answer) or _sympy_name(ans_key)
     if not ref_name or not ans_name or ref_name == ans_name or ref_name.endswith('_') \
             or re.search(r'[+-]\}?$|\\[pm]{2}\}?$', ref_key):
-        return None  # a sign subscript (\Phi_-) is one of two branches, and its SymPy name loses the sign
+        return None  # a sign subscript (\Phi_-) is one of two branches: never tied to a described name
     letter = _letter(ref_name)
     if not letter or _letter(ans_name) != letter or not _DESCRIBED_RE.match(ans_key) \
             or _COMPONENT_OR_SIGN_RE.search(ans_key) \

@@ -323,18 +323,26 @@ class _Rewriter:
                 return self.name_of(arg)
         return None
 
+    def _raised(self) -> Optional[Tuple[str, List[Token]]]:
+        """What the ``^`` at the cursor raises: the kind of its argument token and its tokens (a group's
+        without spacing, else the one token), or None when nothing follows."""
+        j = self.i + 1
+        if j >= len(self.tokens):
+            return None
+        kind, value = self.tokens[j]
+        return kind, [t for t in value if t[0] != 'ws'] if kind == 'grp' else [self.tokens[j]]
+
     def _is_label_superscript(self) -> bool:
         """``E_n^{\\rm Ps}``, ``T^{\\text{lab}}``: upright letters in a superscript label the name; no
         one raises a quantity to the power of an upright word."""
-        j = self.i + 1
-        if j >= len(self.tokens):
+        raised = self._raised()
+        if raised is None:
             return False
-        kind, value = self.tokens[j]
-        inner = [t for t in value if t[0] != 'ws'] if kind == 'grp' else [self.tokens[j]]
+        kind, inner = raised
         if not inner or inner[0][0] != 'cmd' or inner[0][1] not in TEXT_COMMANDS - {'mathit', 'it', 'emph'}:
             return False
         if kind == 'cmd':  # ^\text{Ps}: the group follows the command
-            inner = inner + ([self.tokens[j + 1]] if j + 1 < len(self.tokens) else [])
+            inner = inner + ([self.tokens[self.i + 2]] if self.i + 2 < len(self.tokens) else [])
         text = plain_text(inner)
         return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
 
@@ -342,29 +350,22 @@ class _Rewriter:
         """``\\pi^0``, ``K^{0}``, ``x^0``: a zero raised over a name labels it (a neutral particle, a
         time component); no one writes a quantity to the power zero, and reading it as 1 made
         ``\\rho^0`` equal ``\\omega^0``."""
-        j = self.i + 1
-        if j >= len(self.tokens):
-            return False
-        kind, value = self.tokens[j]
-        if kind == 'grp':
-            inner = [t for t in value if t[0] != 'ws']
-            return inner == [('num', '0')]
-        return (kind, value) == ('num', '0')
+        raised = self._raised()
+        return raised is not None and raised[1] == [('num', '0')]
 
     def _sign_superscript(self) -> bool:
         """``e^-``, ``\\pi^{+}``, ``\\psi'(a^+)``: a lone sign raised over a name is a charge or a side
         (one-sided limit), part of the name; ``x^-1``, ``e^{-t}`` and ``a^- b`` followed by an operand are
         powers."""
-        j = self.i + 1
-        if j >= len(self.tokens):
+        raised = self._raised()
+        if raised is None:
             return False
-        kind, value = self.tokens[j]
+        kind, inner = raised
         if kind == 'grp':
-            inner = [t for t in value if t[0] != 'ws']
             return inner in ([('chr', '+')], [('chr', '-')])
-        if (kind, value) not in (('chr', '+'), ('chr', '-')):
+        if inner[0] not in (('chr', '+'), ('chr', '-')):
             return False
-        k = j + 1
+        k = self.i + 2
         while k < len(self.tokens) and self.tokens[k][0] == 'ws':
             k += 1
         if k >= len(self.tokens):

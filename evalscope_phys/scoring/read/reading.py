@@ -154,7 +154,7 @@ def list_items(text: str) -> List[str]:
     for part in top_level_split(masked, LIST_SEPARATORS):
         part = part.strip()
         part = re.sub(r'^(\\text\s*\{\s*and\s*\}|and\b)\s*', '', part).strip()
-        part = _LINE_SKIP_RE.sub('', part).strip()  # "\\\\[1mm] b = 2": the skip of the line break
+        part = drop_line_skip(part)
         if not part or _is_condition(part) or _SPACING_ARTIFACT_RE.match(part):
             continue
         items.append(_unmask(part, blocks))
