@@ -3,6 +3,7 @@
 
     python scripts/bench_batch.py one      [--baseline DIR] [--runs N]
     python scripts/bench_batch.py labelled [--baseline DIR] [--runs N]
+    python scripts/bench_batch.py yale     [--baseline DIR] [--runs N]
     python scripts/bench_batch.py scale    [--sizes 1000,10000,50000]
 
 Each run is a fresh ``evalscope-phys score`` process, with bytecode caching on (as an installed
@@ -15,7 +16,10 @@ largest process of the run), each a median, with the load average beside them.
 
 ``one`` scores one pair (target: exit within 1.0 s). ``labelled`` scores the 1,155 labelled pairs:
 the PHYBench EED dev pairs, Math-Verify's cases and the near-miss examples from ../shared, and the
-golden, near-miss and quantity-name tables of tests/scoring (target: 5.2 s). ``scale`` scores
+golden, near-miss and quantity-name tables of tests/scoring (target: 5.2 s). ``yale`` scores Yale
+PHYSICS o3-mini's recorded solutions against the references (one line per problem, every part of it:
+``gt`` a list when the problem has several answers, ``multiple: unordered``), the real model output the
+reading pipeline was rebuilt for (target: no slower than before the rebuild, db9153c). ``scale`` scores
 distinct synthetic pairs (numbers with units, right and wrong, each text unique) at each size and
 prints seconds per pair and peak memory as ratios to the smallest size (targets: time within 1.1x
 of linear, peak memory within 1.2x).
@@ -60,6 +64,24 @@ def labelled_pairs(path: Path) -> int:
     for name in ('golden_cases.json', 'near_misses.json', 'compare/quantity_name_cases.json'):
         for row in json.loads((ROOT / 'tests' / 'scoring' / name).read_text(encoding='utf-8')):
             rows.append({'gt': row['reference'], 'gen': row['answer']})
+    path.write_text(''.join(json.dumps(r) + '\n' for r in rows), encoding='utf-8')
+    return len(rows)
+
+
+def yale_pairs(path: Path) -> int:
+    """Yale's o3-mini solutions with their references, as compare_yale.py loads them (../shared)."""
+    sys.path.insert(0, str(ROOT / 'scripts'))
+    from compare_yale import DEFAULT_DATA, DEFAULT_OUTPUTS, load_questions
+    from evalscope_phys.benchmarks.yale_outputs import read_run
+    problems = load_questions(DEFAULT_DATA)
+    theirs, _ = read_run(DEFAULT_OUTPUTS, {rid: p['answers'] for rid, p in problems.items()})
+    rows = []
+    for rid in sorted(problems):
+        answers, record = problems[rid]['answers'], theirs.get(rid)
+        if not answers or not all(a.strip() for a in answers) or record is None or not record.solution:
+            continue
+        rows.append({'gt': answers[0]} if len(answers) == 1 else {'gt': list(answers), 'multiple': 'unordered'})
+        rows[-1]['gen'] = record.solution
     path.write_text(''.join(json.dumps(r) + '\n' for r in rows), encoding='utf-8')
     return len(rows)
 
@@ -167,7 +189,7 @@ def scale(sizes: List[int]) -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('what', choices=('one', 'labelled', 'scale'))
+    parser.add_argument('what', choices=('one', 'labelled', 'yale', 'scale'))
     parser.add_argument('--baseline', type=Path, help='another source tree, run side by side')
     parser.add_argument('--runs', type=int, default=5)
     parser.add_argument('--sizes', default='1000,10000,50000')
@@ -183,6 +205,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         pairs = Path(scratch) / 'pairs.jsonl'
         if args.what == 'one':
             pairs.write_text(json.dumps(ONE_PAIR) + '\n', encoding='utf-8')
+        elif args.what == 'yale':
+            print(f'{yale_pairs(pairs)} Yale PHYSICS o3-mini solutions')
         else:
             print(f'{labelled_pairs(pairs)} labelled pairs')
         side_by_side(pairs, args.baseline, args.runs)
