@@ -20,7 +20,7 @@ LOCATED = [
     ('The final answer is $x = 7$.', 'final_answer_line', 'x = 7'),
     ('Final answer: $$\n\\lambda=\\sqrt{2}\\lambda_{0}\n\n$$', 'final_answer_line', r'\lambda = \sqrt{2}\lambda_{0}'),
     ('Final Answer: The largest $n$ is 34. I hope it is correct.', 'final_answer_line', '34'),
-    (r'$\boxed{255}$ first, and at last: Final Answer: The final answer is $10,455$.', 'final_answer_line', '10455'),
+    (r'$\boxed{318}$ first, and at last: Final Answer: The final answer is $20,316$.', 'final_answer_line', '20316'),
     (r'So the speed is $5$ m/s.', 'inline', '5 m/s'),
     (r'\boxed{28} pct', 'boxed', '28 pct'),
     ('', 'none', ''),
@@ -69,7 +69,7 @@ def test_what_an_answer_means(text, meaning):
 
 
 def test_matrices_and_aligned_blocks():
-    matrix = read_answer(r'\begin{pmatrix}5 & 6 \\ 7 & 8\end{pmatrix}')
+    matrix = read_answer(r'\begin{pmatrix}2 & 0 \\ 9 & 4\end{pmatrix}')
     assert isinstance(matrix, Collection) and matrix.kind == 'matrix' and matrix.shape == (2, 2)
     block = read_answer(r'\begin{aligned} x &= 1 \\ y &= 2 \end{aligned}')
     assert block == Collection('list', (Definition('x', Value('1')), Definition('y', Value('2'))))
