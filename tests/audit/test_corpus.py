@@ -17,7 +17,7 @@ NORMALISATION = [
     (r'$m = 2\,\mathrm{kg}$', 'm 2 mathrm kg', 'thin space \\, removed; punctuation/symbols to spaces'),
     (r'$m=2 \mathrm{~kg}$', 'm 2 mathrm kg', 'the ~ spacing of OCR output matches \\,'),
     (r'2\;\mathrm{m}\quad x\qquad y\!z', '2 mathrm m x y z', 'all LaTeX spacing commands'),
-    (r'\left( \frac{a}{b} \right)', 'frac a b', '\\left/\\right sizing dropped'),
+    (r'\left( \frac{p}{q} \right)', 'frac p q', '\\left/\\right sizing dropped'),
     (r'\leftarrow', 'leftarrow', 'a command that merely starts with "left" is kept'),
     ('ｖ₀ = ２ m/s', 'v0 2 m s', 'NFKC folds full-width and subscript forms'),
     ('speed, velocity; (and) "momentum"!', 'speed velocity and momentum', 'punctuation'),

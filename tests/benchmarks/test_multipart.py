@@ -19,8 +19,8 @@ FOUND = [
      r'\end{aligned}', [r'c_v = \frac{5}{2}R', r'c_p = \frac{7}{2}R', r'\frac{U}{V} = \frac{5}{2}p'], 'content',
      [True, True, True]),
     # one boxed answer, to the last of three parts (the others answered in prose)
-    (r'\boxed{U = \frac{N\hbar\omega}{e^{\hbar\omega/\tau} - 1}}', ['S = 1', 'F = 2', r'U = \frac{N\hbar\omega}'
-     r'{e^{\hbar\omega/\tau} - 1}'], 'content', [False, False, True]),
+    (r'\boxed{U = \frac{3N\hbar\Omega}{e^{\hbar\Omega/\tau} - 1}}', ['S = 1', 'F = 2', r'U = \frac{3N\hbar\Omega}'
+     r'{e^{\hbar\Omega/\tau} - 1}'], 'content', [False, False, True]),
     # table rows: each row's value pairs with its part
     (r'\begin{array}{c|c} T & C \\ \hline 25 & \frac{3}{2}R \\ 250 & \frac{5}{2}R \end{array}',
      [r'\frac{3}{2}R', r'\frac{5}{2}R'], 'content', [True, True]),

@@ -44,7 +44,7 @@ def test_the_hub_layout_with_an_images_folder_loads(tmp_path):
     ('Step 1\n$F = ma$\n\n**Answer**\n$F = 12\\,\\text{N}$', 'F = 12\\,\\text{N}'),
     ('We get the result.\n\nFinal answer: $v = 3\\,\\text{m/s}$', 'v = 3\\,\\text{m/s}'),
     ('The current flows clockwise when viewed from above.', None),
-    ('All the answers are described in the above steps.', None),
+    ('Every result is given in the steps above.', None),
     ('', None),
 ])
 def test_final_answer_of_a_worked_solution(solution, expected):

@@ -30,7 +30,7 @@ TYPE_LABELS = [
     ('Interval', ('IN',)),
     ('Tuple', ('EX',)),
     ('\\\nMC', ('MC',)),  # UGPhysics junk before the code
-    ('NV\n   \nThe final answer is a numerical value represented in LaTeX, so it is classified as NV.', ('NV',)),
+    ('NV\n   \nThis answer is a number written in LaTeX, hence the label NV.', ('NV',)),
 ]
 
 
@@ -95,8 +95,8 @@ def test_absolute_tolerance_becomes_relative_at_the_reference():
 
 
 def test_intervals_are_read():
-    read = read_answer('c \\in \\left(-\\infty, 1\\right]\\cup[10,+\\infty)', 'IN').value
-    assert read == Interval(((False, Value('-\\infty'), Value('1'), True), (True, Value('10'), Value('+\\infty'), False)))
+    read = read_answer('t \\in \\left(-\\infty, 2\\right]\\cup[7,+\\infty)', 'IN').value
+    assert read == Interval(((False, Value('-\\infty'), Value('2'), True), (True, Value('7'), Value('+\\infty'), False)))
     assert not isinstance(read_answer('(a, b, c)', 'IN'), Interval)
 
 
@@ -131,7 +131,7 @@ PART_CASES = [
     ('(- \\infty, 91.1)', '(-\\infty, 91.1]', 'IN', '', None, False, False, 'other bracket'),
     ('(- \\infty, 91.1)', '(+\\infty, 91.1)', 'IN', '', None, False, False, 'other infinity'),
     ('(- \\infty, 91.1)', '(-\\infty, 91.6)', 'IN', '', 0.01, False, True, 'end point 0.5% off'),
-    ('\\left[\\frac{1}{n_{1}}, \\infty\\right)', '[1/n_1, \\infty)', 'IN', '', None, True, True, 'end point rewritten'),
+    ('\\left[\\frac{2}{n_{2}}, \\infty\\right)', '[2/n_2, \\infty)', 'IN', '', None, True, True, 'end point rewritten'),
     ('(0, 1) \\cup (2, 3)', '(0, 1)', 'IN', '', None, False, False, 'a missing piece'),
     ('\\frac{b^2}{4m^2} < \\frac{g}{l}', '\\frac{g}{l} > \\frac{b^2}{4m^2}', 'IN', '', None, True, True, 'inequality turned round'),
     ('x^2+y^2=1', '1-x^{2}-y^{2}=0', 'EQ', '', None, True, True, 'rearranged, sign flipped'),
@@ -142,7 +142,7 @@ PART_CASES = [
     ('\\tau = 4.5 \\times 10^9', '\\tau = 4.52 \\times 10^{9}', 'EQ', '\\text{yr}', 0.01, False, True, 'value 0.4% off'),
     ('\\tau = 4.5 \\times 10^9', '4.5 \\times 10^{9}', 'EQ', '\\text{yr}', None, True, True, 'only the right side given'),
     ('E^{2}=p^{2} c^{2}+m^{2} c^{4}', 'E^2 - p^2 c^2 = m^2 c^4', 'EQ', '', None, True, True, 'rearranged'),
-    ('\\frac{Q}{4 \\pi \\varepsilon_{0} r^{2}}', '\\frac{Q}{4 \\pi \\epsilon_{0} r^{2}}', 'EX', '', None, True, True,
+    ('\\frac{p}{2 \\pi \\varepsilon_{0} r^{3}}', '\\frac{p}{2 \\pi \\epsilon_{0} r^{3}}', 'EX', '', None, True, True,
      '\\epsilon is \\varepsilon'),
     ('3.4', '3.4\\,\\text{eV}', 'NV', '\\text{eV}', 0.01, True, True, 'number with its unit'),
     ('200', '2.0 \\times 10^{5}\\ \\mathrm{J}', 'NV', '\\mathrm{kJ}', 0.01, True, True, 'unit converted'),

@@ -5,7 +5,7 @@ import pytest
 
 from evalscope_phys.benchmarks.yale_outputs import YaleRecord, explain, problem_reason, read_run, replay_records
 
-REFERENCES = {'optics/1': ['u = 297 \\text{ cm}', '\\Delta x = 3.1 \\times 10^{-3} \\text{ cm}'], 'optics/2': ['n = 2']}
+REFERENCES = {'optics/1': ['u = 185 \\text{ cm}', '\\Delta x = 4.6 \\times 10^{-3} \\text{ cm}'], 'optics/2': ['n = 2']}
 
 
 def equivalency(expr1, expr2, verdict):
@@ -19,8 +19,8 @@ def run_dir(tmp_path):
     folder = tmp_path / 'o3-mini_output' / 'optics_dataset_textonly'
     folder.mkdir(parents=True)
     rows = [
-        {'id': 'optics/1', 'solution': 'worked ... \\boxed{2.97 m}', 'final_answers': ['2.97 m'], 'accuracy': 1.0,
-         'equivalency_results': [equivalency('2.97 m', REFERENCES['optics/1'][0], True)]},  # stops at the first match
+        {'id': 'optics/1', 'solution': 'worked ... \\boxed{1.85 m}', 'final_answers': ['1.85 m'], 'accuracy': 1.0,
+         'equivalency_results': [equivalency('1.85 m', REFERENCES['optics/1'][0], True)]},  # stops at the first match
         {'id': 'optics/2', 'solution': 'no box at all', 'final_answers': [], 'accuracy': 0.0, 'equivalency_results': []},
     ]
     (folder / 'response.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))

@@ -10,7 +10,7 @@ from evalscope_phys.scoring import Verdict, score_answer
 from evalscope_phys.scoring.engine import clear_cache
 
 PAIRS = [
-    (r'2 m g + 4\frac{mv_0^2}{l}', r'2 m g+2\frac{mv_0^2}{l}'),
+    (r'2 m g + 4\frac{mv_0^2}{l}', r'2 m g+2\frac{mv_0^2}{l}'),  # the PHYBench README's EED example (peer case)
     (r'\frac{q}{4\pi\varepsilon_0 r^2}', r'\frac{q}{4\pi\epsilon_0 r^2}'),
     (r'46300\,\text{N}', r'46.3\,\text{kN}'),
     (r'\sqrt{2gh}', r'\boxed{\sqrt{2gh}\text{ m/s}}'),
@@ -159,8 +159,8 @@ def test_equivalent_forms_are_still_accepted(reference, answer):
 def test_the_question_is_part_of_the_cached_key():
     """The same answer under two questions: the question's definition decides, not the cache."""
     clear_cache()
-    reference, answer = r'k_F = (3\pi^2 \rho)^{1/3}', r'k_F = \left(\frac{3\pi^2 Nq}{V}\right)^{1/3}'
-    defined = score_answer(reference, answer, question=r'in terms of the density $\rho \equiv Nq/V$')
+    reference, answer = r'k_D = (6\pi^2 n)^{1/3}', r'k_D = \left(\frac{6\pi^2 Ns}{V}\right)^{1/3}'
+    defined = score_answer(reference, answer, question=r'in terms of the density $n \equiv Ns/V$')
     plain = score_answer(reference, answer, question='A solid of $N$ atoms.')
     assert defined.strict is True and plain.strict is False
     assert score_answer(reference, answer).strict is False

@@ -36,6 +36,7 @@ def test_the_table_covers_every_dev_kind(shared_data):
 
 
 def test_readme_example_scores_about_47():
+    """The PHYBench README's EED example (a peer case: GaoZhitao121/phybench README.md, see ../shared/data/SOURCES.md)."""
     verdict = score_answer(r'2 m g + 4\frac{mv_0^2}{l}', r'2 m g+2\frac{mv_0^2}{l}')
     assert verdict.eed == pytest.approx(47, abs=1)
     assert score_answer(r'2 m g + 4\frac{mv_0^2}{l}', r'2 m g + 4\frac{mv_0^2}{l}').eed == 100

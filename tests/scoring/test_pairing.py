@@ -53,8 +53,8 @@ def test_restated_reference_parts(references, labels, response, strict):
 # A \pm piece answers two reference parts when its branches are those parts; negative rows: a branch
 # that is no part, a reference writing \pm itself, one part only.
 PLUS_MINUS = [
-    ([r's_z^2 = s_z', r'(s_x + i s_y)^3 = 0', r'(s_x - i s_y)^3 = 0'],
-     r'\boxed{s_z^2 = s_z \quad\text{and}\quad (s_x \pm i\,s_y)^3 = 0}', [True, True, True]),
+    ([r'L_z^3 = L_z', r'(L_x + i L_y)^3 = 0', r'(L_x - i L_y)^3 = 0'],
+     r'\boxed{L_z^3 = L_z \quad\text{and}\quad (L_x \pm i\,L_y)^3 = 0}', [True, True, True]),
     ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \pm b}', [True, True]),
     ([r'\omega_+ = a + b', r'\omega_- = a - b'], r'\boxed{\omega_{\pm} = a \mp b}', [False, False]),  # swapped
     ([r'\omega_+ = a + b', r'\omega_- = a - 2b'], r'\boxed{\omega_{\pm} = a \pm b}', [False, False]),
