@@ -214,11 +214,4 @@ def stray_name(reference: Answer, chosen: Answer, item: Answer) -> bool:
     if not isinstance(item, Value) or item.unit is not None or not is_name(item.latex):
         return False
     symbol, _ = read_expression_safely(item.latex)
-    if not isinstance(symbol, sympy.Symbol):
-        return False
-    written = set()
-    for side in (chosen.left, chosen.right):
-        expr, _ = read_expression_safely(side.latex) if isinstance(side, Value) else (None, '')
-        if isinstance(expr, sympy.Expr):
-            written |= expr.free_symbols
-    return symbol in written
+    return isinstance(symbol, sympy.Symbol) and symbol in _reference_symbols(chosen)
