@@ -39,7 +39,8 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from ..read.labels import is_label
-from .several import broken_link, named_branches, otherwise_branch, specialises
+from .several import (broken_link, general_definition, indexed_values, named_branches, otherwise_branch, specialises,
+                      stray_name)
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
 
@@ -318,6 +319,10 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             continue  # p(x) = ..., |x| <= a, p(x) = 0 otherwise: the answer on its domain
         if specialises(reference, item, options):
             return None  # x = 0 beside y = 1/(1-x)^2: the formula at one point, not the formula
+        if general_definition(item):
+            continue  # F = U - TS before F = -kT ln Z: the potential's definition, not a second value
+        if stray_name(reference, chosen, item) and defined_value(reference) is None:
+            continue  # a/b + c/d = 0 and a: a name the equation writes, split off a sentence
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
@@ -370,6 +375,11 @@ def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, optio
     outcome = _several_items(reference, items, answer, options)
     if outcome.strict:
         return outcome
+    indexed = indexed_values(items, answer)  # lambda = 1, 2 for lambda_1 = 1, lambda_2 = 2
+    if indexed is not None:
+        by_index = _several_items(reference, items, indexed, options)
+        if by_index.strict:
+            return by_index  # otherwise the verdict as written stands (another quantity named: the judge's)
     respelt = _index_respelt(items, answer)
     if respelt is not None and _several_items(reference, items, respelt, options).strict:
         return rejected(UNDECIDED, 'right with the index named as the reference names it', eed=outcome.eed)

@@ -18,6 +18,7 @@ import sympy
 from ..answer import Alternatives, Answer, Collection, Definition, Relation, Value
 from .values import expressions, read_expression_safely
 from .outcome import Options
+from ..read.relations import is_name
 from ..read.trailing_units import is_numeric
 
 NUMBER_LINK_RTOL = 0.05
@@ -137,3 +138,80 @@ def named_branches(reference: Answer) -> Optional[Collection]:
     upper, lower = (_PM_NAME_RE.sub(sign, reference.name) for sign in ('+', '-'))
     return Collection('list', tuple(Definition(name, option, reference.approximate)
                                     for name, option in zip((upper, lower), reference.value.options)))
+
+
+_INDEXED_RE = re.compile(r'^(?P<base>.+?)_\{?\s*(?P<index>\d+)\s*\}?$')
+
+
+def indexed_values(references: Sequence[Answer], answer: Answer) -> Optional[Collection]:
+    """``\\lambda = 1, 2`` for ``\\lambda_1 = 1,\\ \\lambda_2 = 2``: the answer's list of values under the
+    name the reference indexes, read as the indexed names in the order written, or None.
+
+    Why: the values of one quantity listed under its bare name (the eigenvalues, the allowed energies)
+    answer the reference that numbers them; compared as written it was ``\\lambda`` for ``\\lambda_1``,
+    another quantity named. Only a reference whose every item is ``X_i = \\ldots`` with one base ``X`` and
+    the indices counting up by one, and an answer of exactly as many items (``X = a``, then bare values),
+    are read so; the values still have to be the reference's, in its order (``\\lambda = 2, 1`` is not
+    taken for ``\\lambda_1 = 1,\\ \\lambda_2 = 2``)."""
+    if not isinstance(answer, Collection) or answer.kind != 'list' or len(answer.items) != len(references) \
+            or len(references) < 2:
+        return None
+    names = []
+    for item in references:
+        m = _INDEXED_RE.match(item.name.strip()) if isinstance(item, Definition) and not item.steps else None
+        if m is None:
+            return None
+        names.append((m.group('base').strip(), int(m.group('index'))))
+    base = names[0][0]
+    if any(b != base for b, _ in names) or [i for _, i in names] != list(range(names[0][1], names[0][1] + len(names))):
+        return None
+    first, rest = answer.items[0], answer.items[1:]
+    if not isinstance(first, Definition) or first.steps or first.name.strip() != base \
+            or not all(isinstance(i, Value) for i in rest):
+        return None
+    values = (first.value,) + tuple(rest)
+    return Collection('list', tuple(Definition(r.name, v) for r, v in zip(references, values)))
+
+
+#: the general definitions of the thermodynamic potentials (name, value), as a textbook states them
+#: before the result asked (``F = U - TS``, then ``F = -kT\\ln Z``): an identity, not a second value
+GENERAL_DEFINITIONS = (
+    ('F', 'U - TS'), ('F', 'E - TS'), ('A', 'U - TS'), ('A', 'E - TS'),
+    ('G', 'H - TS'), ('G', 'F + pV'), ('G', 'U - TS + pV'), ('G', 'E - TS + pV'),
+    ('H', 'U + pV'), ('H', 'E + pV'), ('\\Omega', 'F - \\mu N'), ('\\Omega', 'U - TS - \\mu N'),
+)
+
+
+MAX_DEFINITION_OPS = 12
+"""A value with more operations than this is no definition of the table (and is not expanded: cost)."""
+
+
+def general_definition(item: Answer) -> bool:
+    """Whether ``item`` is one of :data:`GENERAL_DEFINITIONS` (``p`` or ``P`` for the pressure): the same
+    name and the same expression in the same symbols. ``F = U + TS`` or ``F = U - TS + pV`` is none."""
+    if not isinstance(item, Definition) or item.steps or not isinstance(item.value, Value) or item.value.unit:
+        return False
+    written, _ = read_expression_safely(item.value.latex)
+    if not isinstance(written, sympy.Expr) or sympy.count_ops(written) > MAX_DEFINITION_OPS:
+        return False
+    for name, value in GENERAL_DEFINITIONS:
+        if item.name.strip() != name:
+            continue
+        for spelling in {value, value.replace('p', 'P')}:
+            expected, _ = read_expression_safely(spelling)
+            if expected.free_symbols == written.free_symbols and sympy.expand(expected - written) == 0:
+                return True
+    return False
+
+
+def stray_name(reference: Answer, chosen: Answer, item: Answer) -> bool:
+    """Whether ``item`` is a bare name the equation ``chosen`` already writes, beside an equation asked
+    (``\\frac{a}{b} + \\frac{c}{d} = 0`` and ``a``, a fragment of a sentence split at its comma): no
+    second answer, since a name is no equation. Beside a definition (``x = 2a``, ``a``) a bare name
+    could be a second value of ``x``, so it is not taken there; nor a name the equation does not write."""
+    if not isinstance(reference, Relation) or not isinstance(chosen, Relation) or chosen.kind != '=':
+        return False
+    if not isinstance(item, Value) or item.unit is not None or not is_name(item.latex):
+        return False
+    symbol, _ = read_expression_safely(item.latex)
+    return isinstance(symbol, sympy.Symbol) and symbol in _reference_symbols(chosen)

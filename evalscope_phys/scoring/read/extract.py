@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional
 
-from ..answer import Answer, Collection, Empty
+from ..answer import Answer, Collection, Empty, Text, Unreadable
 from .labels import labelled_parts
 from .locate import (WHOLE_TEXT_MAX_CHARS, final_answer, is_long_prose, is_sentence, locate, sentence_answer,
                      stated_in_a_sentence)
@@ -35,9 +35,9 @@ from .notation import clean, to_latex
 from .prose_tail import drop_prose_around_value
 from .braces import close_reference_groups, repair_braces
 from .index_range import join_ranges
-from .reading import MAX_ANSWER_CHARS, MAX_ITEMS, environment_rows, list_items, read_answer
+from .reading import MAX_ANSWER_CHARS, MAX_ITEMS, environment_rows, has_relation, list_items, read_answer
 from .relations import is_name
-from .scan import boxed_contents, boxed_spans
+from .scan import boxed_contents, boxed_spans, matching_brace, top_level_split
 from .trailing_units import is_numeric, split_unit
 from .words import is_prose
 
@@ -117,4 +117,39 @@ def read_reference(text: object, expected: Optional[str] = None) -> Answer:
     latex = close_reference_groups(to_latex(text))
     if boxed_spans(latex) or '\\\\boxed' in latex or (len(latex) > WHOLE_TEXT_MAX_CHARS and is_long_prose(latex)):
         return extract_answer(latex, expected).answer
-    return read_answer(_DELIMITER_RE.sub(' ', latex), expected)
+    latex = _DELIMITER_RE.sub(' ', latex)
+    return _formula_in_text(latex, expected) or read_answer(latex, expected)
+
+
+_TEXT_GROUP_RE = re.compile(r'^\\(?:text|textrm|mbox)\s*\{')
+_DEFINING_CLAUSE_RE = re.compile(r'\\(?:text|textrm|mbox)\s*\{\s*(?:where|with|here)\b', re.I)
+#: ``n = [5, 7, 9]`` written as plain text: the values of ``n``, listed
+_LISTED_VALUES_RE = re.compile(r'^(?P<name>[^=\[\]]+?)\s*=\s*\[(?P<values>[^\[\]]*)\]\s*$')
+
+
+def _formula_in_text(latex: str, expected: Optional[str]) -> Optional[Answer]:
+    """A reference written wholly inside one ``\\text{}`` group that holds a formula, read as that formula
+    (``\\text{(b) : \\mathcal{E} = p c}`` is ``\\mathcal{E} = pc``), or None.
+
+    Why: a dataset's author sometimes wraps the whole answer in ``\\text{}``; read as one value the text
+    was ``text_in_expression`` against every answer. Only a content that states a relation, reads as a
+    formula and is no prose is taken (``\\text{\\(S\\) commutes with \\(H\\)}`` stays words). A plain-text
+    list of three or more numbers under one name (``\\text{n = [5, 7, 9]}``) is the values of that name,
+    read as the list ``n = 5, 7, 9`` is; two (``[0, 1]``) could be an interval and stay as written. A
+    content with a clause that defines a symbol (``\\text{where } n = \\frac{N}{V}``) is left as written:
+    the reader drops such a clause, and it may be what makes an answer in other symbols right (the
+    judge's)."""
+    text = clean(latex)
+    m = _TEXT_GROUP_RE.match(text)
+    if not m or matching_brace(text, m.end() - 1) != len(text) - 1:
+        return None
+    inner = text[m.end():-1].strip()
+    if not has_relation(inner) or is_prose(inner) or _DEFINING_CLAUSE_RE.search(inner):
+        return None
+    listed = _LISTED_VALUES_RE.match(clean(inner))
+    if listed:
+        values = [v.strip() for v in top_level_split(listed.group('values'), (',',))]
+        if len(values) >= 3 and all(v and is_numeric(v) for v in values) and is_name(listed.group('name')):
+            inner = '%s = %s' % (listed.group('name').strip(), ', '.join(values))
+    read = read_answer(inner, expected)
+    return None if isinstance(read, (Text, Unreadable, Empty)) else read
