@@ -586,13 +586,13 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
     if isinstance(answer, Definition):
         if reference.name and answer.name and not answer.steps:
             # "b = a" for "a = b": the same equation written the other way round
-            try:
-                as_equation = compare_relations.compare_relation(
-                    Relation('=', Value(reference.name), reference.value), answer, options)
+            equation = Relation('=', Value(reference.name), reference.value)
+            try:  # only a strict equation is used: its distance is not computed unless it is strict
+                as_equation = compare_relations.compare_relation(equation, answer, replace(options, eed=False))
             except ReferenceUnreadable:  # a name that is no expression (P(+)): the names decide below
                 as_equation = None
             if as_equation is not None and as_equation.strict:
-                return as_equation
+                return compare_relations.compare_relation(equation, answer, options) if options.eed else as_equation
         if not same_quantity_name(reference.name, answer.name):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             values = (describe(reference.value), describe(answer.value))

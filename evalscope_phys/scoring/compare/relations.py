@@ -12,10 +12,10 @@ import sympy
 
 from . import answers as compare
 from . import numeric
-from ..answer import Answer, Collection, Definition, Interval, Relation, Value
+from ..answer import Answer, Collection, Definition, Interval, Relation, Value, describe
 from .aliases import with_aliases
 from .conventions import lorentz, wave_number
-from .values import eed_distance, read_expression, read_expression_safely, special_symbols
+from .values import eed_distance, one_fraction, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
@@ -98,7 +98,15 @@ def _same_left_side(reference: Relation, answer: Relation, options: Options) -> 
 
 def _sides(reference: Relation, answer: Relation, options: Options, swapped: bool) -> Outcome:
     left, right = (answer.right, answer.left) if swapped else (answer.left, answer.right)
-    outcomes = [compare.dispatch(reference.left, left, options), compare.dispatch(reference.right, right, options)]
+    pairs = [(reference.left, left), (reference.right, right)]
+    if len(describe(left)) + len(describe(reference.left)) > len(describe(right)) + len(describe(reference.right)):
+        pairs.reverse()  # the shorter sides first: when they differ, the longer ones need not be compared
+    first = compare.dispatch(*pairs[0], options)
+    if not first.lenient and first.reason not in CANNOT_READ and _readable_reference(pairs[1][0]):
+        return rejected('not_equivalent', 'different sides', eed=None)
+    outcomes = [first, compare.dispatch(*pairs[1], options)]
+    if pairs[0][0] is not reference.left:
+        outcomes.reverse()  # the right side's outcome names an accepted pair's reason
     if all(o.strict for o in outcomes):
         return accepted(outcomes[1].reason)
     if all(o.lenient for o in outcomes):
@@ -107,6 +115,18 @@ def _sides(reference: Relation, answer: Relation, options: Options, swapped: boo
         # (\partial S/\partial V)_T against \left(\frac{\partial S}{\partial V}\right)_T: no side is known to differ
         return rejected(UNDECIDED, 'a side the engine cannot read', eed=None)
     return rejected('not_equivalent', 'different sides', eed=None)
+
+
+def _readable_reference(side: Answer) -> bool:
+    """Whether a reference side is a plain value the engine reads (raises :class:`ReferenceUnreadable`
+    when it is malformed, as comparing it would): only then may its comparison be skipped."""
+    if not isinstance(side, Value) or side.unit is not None:
+        return False
+    try:
+        read_expression(side.latex, reference=True)
+    except LatexError:
+        return False
+    return True
 
 
 def _side_expressions(relation: Relation, reference: bool) -> Optional[Tuple[sympy.Expr, sympy.Expr]]:
@@ -131,12 +151,13 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
     outcome = _difference_as_written(reference, answer, options)
     if outcome is None or outcome.strict:
         return outcome
+    quiet = replace(options, eed=False)  # only a strict retry is used, and a strict difference scores 100
     aliased = _with_aliases(reference, answer, options)
-    again = _difference_as_written(*aliased, options) if aliased else None
+    again = _difference_as_written(*aliased, quiet) if aliased else None
     if again is not None and again.strict:
         return again
     for convention in (lorentz, wave_number):
-        again = _difference_as_written(reference, answer, options, convention)
+        again = _difference_as_written(reference, answer, quiet, convention)
         if again is not None and again.strict:
             return again
     return outcome
@@ -184,19 +205,19 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
     if special:
         return rejected(UNDECIDED, 'relation between values the engine cannot look inside', eed=eed_distance(f, g, options))
     sampled = numeric.proportional(f, g, positive)
-    eed = eed_distance(f, g, options)
     if sampled is None:
-        return rejected(UNDECIDED, 'no sample point defined', eed=eed)
+        return rejected(UNDECIDED, 'no sample point defined', eed=eed_distance(f, g, options))
     if sampled.worst <= numeric.EQUAL_RTOL:
         return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
     if sampled.worst <= options.rtol:
-        return Outcome(False, True, 'within_tolerance', eed, 'the same relation within tolerance', sampled.worst)
+        return Outcome(False, True, 'within_tolerance', eed_distance(f, g, options), 'the same relation within tolerance',
+                       sampled.worst)
     if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE:
         if _inverted(f, ans_sides):
             return accepted('equivalent_numerically', 'the same equation with both sides inverted')
         if _cross_multiplied(f, g):
             return accepted('equivalent_numerically', 'the same equation, multiplied out')
-    return rejected('not_equivalent', 'a different relation', eed=eed)
+    return rejected('not_equivalent', 'a different relation', eed=eed_distance(f, g, options))
 
 
 def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bool:
@@ -222,7 +243,7 @@ def _cross_multiplied(reference: sympy.Expr, answer: sympy.Expr) -> bool:
     differ), and ``x^2 = x`` is not ``x = 1``; multiplying out by a denominator loses no solution."""
     if sympy.count_ops(reference) > MAX_NUMERATOR_OPS or sympy.count_ops(answer) > MAX_NUMERATOR_OPS:
         return False
-    top_f, top_g = sympy.fraction(sympy.together(reference))[0], sympy.fraction(sympy.together(answer))[0]
+    top_f, top_g = sympy.fraction(one_fraction(reference))[0], sympy.fraction(one_fraction(answer))[0]
     if not top_f.free_symbols or not top_g.free_symbols:
         return False
     sampled = numeric.proportional(top_f, top_g, positive=False)

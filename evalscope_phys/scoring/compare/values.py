@@ -546,6 +546,13 @@ def _simplify_proof(reference: sympy.Expr, answer: sympy.Expr) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def one_fraction(expr: sympy.Expr) -> sympy.Expr:
+    """``sympy.together``, once per expression: the EED's tree and a cross-multiplied equation
+    (:mod:`.relations`) both need it, for the same reference against many pieces."""
+    return sympy.together(expr)
+
+
+@lru_cache(maxsize=4096)
 def _eed_form(expr: sympy.Expr) -> sympy.Expr:
     """The tree EED compares: ``together`` (one fraction), not the official full ``simplify``.
 
@@ -555,7 +562,7 @@ def _eed_form(expr: sympy.Expr) -> sympy.Expr:
     try:
         if sympy.count_ops(expr) > EED_SIMPLIFY_MAX_OPS:
             return expr
-        return sympy.together(expr)
+        return one_fraction(expr)
     except Exception:
         return expr
 
