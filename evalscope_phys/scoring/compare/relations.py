@@ -118,13 +118,13 @@ def _sides(reference: Relation, answer: Relation, options: Options, swapped: boo
 
 
 def _readable_reference(side: Answer) -> bool:
-    """Whether a reference side is a plain value the engine reads (raises :class:`ReferenceUnreadable`
-    when it is malformed, as comparing it would): only then may its comparison be skipped."""
+    """Whether a reference side is a plain value the engine reads: only then may its comparison be
+    skipped (comparing a side it cannot read may raise, or read it another way: particles, ``\\Delta^{++}``)."""
     if not isinstance(side, Value) or side.unit is not None:
         return False
     try:
         read_expression(side.latex, reference=True)
-    except LatexError:
+    except (LatexError, ReferenceUnreadable):
         return False
     return True
 
