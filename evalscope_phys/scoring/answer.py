@@ -116,6 +116,9 @@ class Text:
     words: str
     """Lower case, punctuation and LaTeX wrappers removed, single spaces."""
     raw: str = field(default='', compare=False)
+    label: str = field(default='', compare=False)
+    """The label written before the words and dropped by the reader (``(b)``), '' for none: the option the
+    words name when the question lists options (:mod:`.compare.choices`)."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
 from .chains import compare_chains
+from .choices import listed_options, named_option
 from .index_ranges import compare_ranges, renamed, same_index
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name, sole_tie
@@ -80,9 +81,30 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
 
 def _is_letter(reference: Answer) -> bool:
     """A reference that is one letter (``c``, ``\\text{(C)}``): an option, which a label may answer."""
+    return bool(_letter(reference))
+
+
+def _letter(reference: Answer) -> str:
+    """The letter of a one-letter reference, in lower case; '' for any other reference."""
     if not isinstance(reference, Value):
-        return False
-    return re.fullmatch(r'[A-Za-z]', re.sub(r'\\[A-Za-z]+|[{}()\s]', '', reference.latex)) is not None
+        return ''
+    letter = re.sub(r'\\(?:text|textbf|textrm|mathrm|mbox)(?![A-Za-z])|[{}()\s]', '', reference.latex)
+    return letter.lower() if re.fullmatch(r'[A-Za-z]', letter) else ''
+
+
+def _option_named(reference: Value, answer: Text, options: Options) -> Outcome:
+    """A word answer to an option-letter reference, read as the option it names (:func:`~.choices.named_option`)
+    when the problem asks this one question; undecided when it names none (the judge reads the words)."""
+    givens = options.givens
+    letter = _letter(reference)
+    named, why = (None, 'the question lists no options') if givens is None or len(givens.references) > 1 \
+        else named_option(givens.question_text, answer)
+    if named is None or letter not in listed_options(givens.question_text):
+        return rejected(UNDECIDED, f'the answer is words, the reference is an option: {why or "not one listed"}',
+                        eed=0.0)
+    if named == letter:
+        return accepted('equivalent', f'the words name option ({named})')
+    return rejected('not_equivalent', f'the words name option ({named}), not ({letter})')
 
 
 _OTHERWISE_RE = re.compile(r'^(?:\\(?:text|mbox|textrm)\s*\{\s*)?(?:otherwise|elsewhere|else)\s*\}?$', re.I)
@@ -159,6 +181,8 @@ def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(answer, Text):
         if answer.words in NUMBER_WORDS:  # "zero" for 0: the value the word names
             return dispatch(reference, read_answer(NUMBER_WORDS[answer.words]), options)
+        if _is_letter(reference):
+            return _option_named(reference, answer, options)
         return rejected(UNDECIDED, 'the answer is words, the reference is not', eed=0.0)
     if isinstance(reference, Definition):
         return _definition(reference, answer, options)

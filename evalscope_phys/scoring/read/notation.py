@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Tuple
 
 from .scan import boxed_spans, matching_brace, strip_leading, strip_trailing
 from .words import CJK_RE
@@ -97,7 +98,13 @@ _DELIMS_CLOSE = ('$$', '$', '\\]', '\\)')
 
 def clean(text: str) -> str:
     """Strip math delimiters, boxes, labels, spacing, final punctuation and an outer pair of braces."""
-    text = text.strip()
+    return clean_and_label(text)[0]
+
+
+def clean_and_label(text: str) -> Tuple[str, str]:
+    """:func:`clean`'s text and the leading label it dropped (``\\textbf{(b)} decreases`` -> ``(b)``; '' for
+    none): words after an option's label name that option (:mod:`..compare.choices`)."""
+    text, label = text.strip(), ''
     for _ in range(6):
         before = text
         for d in _DELIMS_OPEN:
@@ -109,7 +116,9 @@ def clean(text: str) -> str:
                 text = text[:-len(d)]
                 break
         text = _WRAPPER_RE.sub('', text)
-        text = _LABEL_RE.sub('', text)
+        m = _LABEL_RE.match(text)
+        if m:
+            label, text = label or m.group(1), text[m.end():]
         text = strip_trailing(strip_leading(text)).strip()
         if text.startswith('{') and matching_brace(text, 0) == len(text) - 1:
             text = text[1:-1].strip()
@@ -118,7 +127,7 @@ def clean(text: str) -> str:
             text = text[spans[0][1]:spans[0][2]].strip()
         if text == before:
             break
-    return text
+    return text, label
 
 
 _LAYOUT_RE = re.compile(r'\s+|\\[,;:! ]|\\(?:left|right|displaystyle)(?![A-Za-z])')

@@ -7,13 +7,14 @@ then read by :mod:`.relations` and :mod:`.values`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import List, Optional, Sequence, Tuple
 
 from . import relations
 from . import values
 from .index_range import is_finite_indices, join_ranges, read_range
 from ..answer import Alternatives, Answer, Collection, Empty, Text, Unreadable
-from .notation import BACKSLASH_SPACE_RE, clean, plain_operators, to_latex
+from .notation import BACKSLASH_SPACE_RE, clean, clean_and_label, plain_operators, to_latex
 from .prose_tail import cut_at_sentence
 from .scan import despace, group_at, top_level_split
 from .words import is_connective, is_prose, words_of
@@ -39,7 +40,7 @@ _MARKDOWN_BOLD_RE = re.compile(r'\*\*([A-Za-z][A-Za-z :]{0,60}:?)\*\*')
 
 def read_answer(text: str, expected: Optional[str] = None) -> Answer:
     """What a located answer text means (see the module docstring)."""
-    text = clean(BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
+    text, label = clean_and_label(BACKSLASH_SPACE_RE.sub(r'\\,', despace(to_latex(text))))
     if len(text) > MAX_ANSWER_CHARS:
         return Unreadable('answer_too_large', text[:200])
     text = plain_operators(_MARKDOWN_BOLD_RE.sub(r'\1', text))
@@ -54,7 +55,8 @@ def read_answer(text: str, expected: Optional[str] = None) -> Answer:
         return values.read_truth(text)
     if expected == 'MC':
         return values.read_choice(text)
-    return read_structure(relations.trim(text), expected, 0)  # the trim cleans it again, bold marks gone
+    answer = read_structure(relations.trim(text), expected, 0)  # the trim cleans it again, bold marks gone
+    return replace(answer, label=label) if label and isinstance(answer, Text) else answer
 
 
 def read_structure(text: str, expected: Optional[str], depth: int) -> Answer:
