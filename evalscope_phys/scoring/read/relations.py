@@ -145,11 +145,27 @@ _CLAIM_RE = re.compile(r'(?i)\b(in|with|for|at|from|into|on|under|via|through|du
                        r'where|unless|except|without|against|between)\s*\}\s*$')
 
 
+#: lead words that only introduce the reaction after them (``\\text{The dominant decay is }``,
+#: ``\\text{Decay: }``): the reaction is then the answer and the sentence goes
+_INTRODUCES_RE = re.compile(r'(?i)(?:\b(?:is|are|was|were|reads?|becomes?|would\s+be|will\s+be|proceeds?\s+as|'
+                            r'goes\s+as)\s*:?|:)\s*\}\s*$')
+#: words that make the sentence a claim about the reaction whatever its ending (``\\text{Charge conservation
+#: forbids }``, ``\\text{The decay is not allowed: }``): the sentence is the answer
+_CLAIM_WORDS_RE = re.compile(r'(?i)forbid|violat|allow|permit|prevent|conserv|suppress|inhibit|break|'
+                             r'\b(?:not|no|never|cannot|impossible|possible|requires?|only)\b|n\'t\b')
+
+
 def claim(text: str) -> Optional[Tuple[str, str]]:
-    """(sentence, formula) when ``text`` opens with a sentence whose object is the formula after it (see
-    :data:`_CLAIM_RE`): the whole text is then the answer, never a formula with its subject dropped."""
+    """(sentence, formula) when ``text`` opens with a sentence whose object is the reaction after it:
+    the whole text is then the answer, never a reaction with its subject dropped. Before a reaction a
+    sentence goes only when it merely introduces it (:data:`_INTRODUCES_RE`, and none of
+    :data:`_CLAIM_WORDS_RE`): ``\\text{Charge conservation forbids } p \\to n + e^+`` says which law, and
+    answering it with the reaction alone is not answering it."""
     m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
-    if m and _CLAIM_RE.search(m.group(0).rstrip()) and _REACTION_RE.search(text[m.end():]):
+    if not m or not _REACTION_RE.search(text[m.end():]):
+        return None
+    lead = m.group(0).rstrip()
+    if _CLAIM_RE.search(lead) or _CLAIM_WORDS_RE.search(lead) or not _INTRODUCES_RE.search(lead):
         return m.group(0), text[m.end():]
     return None
 
