@@ -87,7 +87,10 @@ def response_pieces(response: str, expected: Optional[str], answer: Optional[Ans
         return tabled, groups
     if answer is None:
         answer = extract_answer(response, expected).answer
-    return [Piece(item) for item in flatten(answer)], groups
+    items = flatten(answer)
+    if len(groups) > len(items):  # an item spans two labels (\text{ cm/s, \quad (b) } 12): the labels cut it
+        return labelled_pieces(groups), groups
+    return [Piece(item) for item in items], groups
 
 
 def labelled_pieces(groups: Dict[str, Answer]) -> List[Piece]:
@@ -222,15 +225,16 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if outcome is None:
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
-    if not groups:  # a response labelling its parts answers each label once: (a)'s piece is no answer to (c)
-        _share_restated(references, pieces, segments, outcomes, unreadable, options)
+    if not groups or len(groups) < n:  # a response labelling its parts answers each label once (see there)
+        _share_restated(references, pieces, segments, outcomes, unreadable, options, adjacent=bool(groups))
     if refs_labels is None:
         _share_range(references, pieces, segments, outcomes, options)
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
 
 
 def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segments: Dict[int, List[int]],
-                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options) -> None:
+                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options,
+                    adjacent: bool = False) -> None:
     """A part left without an answer whose reference restates another part's reference is compared with
     what answers that part (in place).
 
@@ -239,15 +243,19 @@ def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segme
     both, where the one-to-one pairing left the restatement ``no_answer``. Restating means: the two
     references are strictly equal, and either both name the same quantity on the left, or they are written
     differently (one value in two forms). Two identical unnamed values (``0`` and ``0``) may be two
-    quantities that happen to agree, so one unnamed ``0`` does not answer both. Only for a response
-    that labels no parts (its caller's condition)."""
+    quantities that happen to agree, so one unnamed ``0`` does not answer both.
+
+    A response that labels its parts answers each label once, so (a)'s piece is no answer to (c):
+    it shares only when it labels fewer parts than the reference has (the reference wrote one asked
+    result twice), and only with the part written just before or after (``adjacent``: ``1200 s``
+    then ``20 min``), never across a part it skipped."""
     from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     for i, outcome in enumerate(outcomes):
         if outcome is None or outcome.reason != 'no_answer' or segments.get(i):
             continue
         for k, items in sorted(segments.items()):
-            if k == i or not items or unreadable[k] or outcomes[k] is None:
+            if k == i or not items or unreadable[k] or outcomes[k] is None or (adjacent and abs(k - i) != 1):
                 continue
             if not _restates(compare, name_of, references[i], references[k], quiet):
                 continue
