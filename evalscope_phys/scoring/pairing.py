@@ -104,7 +104,9 @@ _TABLE_RE = re.compile(r'\\begin\{(array|tabular)\}\s*(?:\{[^{}]*\})?(.*?)\\end\
 def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece]]:
     """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
     row. A header row (no digit in any cell) names the columns and a leading number labels its row
-    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
+    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer; in a table with no digit at all
+    (``\\mu^+ \\to e^+ + \\gamma & \\text{violates ...}``) every row is one answer, its cells read together.
+    None without a table."""
     from .read.locate import final_answer
     from .read.reading import read_answer
     from .read.trailing_units import is_numeric
@@ -116,7 +118,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
         position = 0
         for m in _TABLE_RE.finditer(text):
             pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
-            for cells, joined in _table_rows(m.group(2)):
+            rows = _table_rows(m.group(2))
+            if not any(re.search(r'\d', c) for cells, _ in rows for c in cells):
+                rows = [([' '.join(c for c in cells if c)], True) for cells, _ in rows]  # a table of words: rows
+            for cells, joined in rows:
                 if joined:  # a row written "left & = & right": one relation, or one value named
                     pieces.extend(Piece(i) for c in cells for i in flatten(read_answer(c, expected)))
                     continue
