@@ -105,7 +105,8 @@ def _parts_job(job: dict, references: list, expected: Optional[str], options, an
     from .pairing import pair, response_pieces
 
     pieces, groups = response_pieces(job['response'], expected, answer)
-    paired = pair(references, pieces, groups, options, job['ordered'], job.get('labels', ()))
+    paired = pair(references, pieces, groups, options, job['ordered'], job.get('labels', ()),
+                  tuple(str(r) for r in job['references']))
     parts = []
     for outcome, why in zip(paired.parts, paired.unreadable):
         if outcome is None:

@@ -87,7 +87,10 @@ def response_pieces(response: str, expected: Optional[str], answer: Optional[Ans
         return tabled, groups
     if answer is None:
         answer = extract_answer(response, expected).answer
-    return [Piece(item) for item in flatten(answer)], groups
+    items = flatten(answer)
+    if len(groups) > len(items):  # an item spans two labels (\text{ cm/s, \quad (b) } 12): the labels cut it
+        return labelled_pieces(groups), groups
+    return [Piece(item) for item in items], groups
 
 
 def labelled_pieces(groups: Dict[str, Answer]) -> List[Piece]:
@@ -101,7 +104,9 @@ _TABLE_RE = re.compile(r'\\begin\{(array|tabular)\}\s*(?:\{[^{}]*\})?(.*?)\\end\
 def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece]]:
     """A final answer holding a table (``array``/``tabular``): the items around it and its cells, row by
     row. A header row (no digit in any cell) names the columns and a leading number labels its row
-    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer. None without a table."""
+    (``25 & \\frac{3}{2}R``: the value at 25 K), so neither is an answer; in a table with no digit at all
+    (``\\mu^+ \\to e^+ + \\gamma & \\text{violates ...}``) every row is one answer, its cells read together.
+    None without a table."""
     from .read.locate import final_answer
     from .read.reading import read_answer
     from .read.trailing_units import is_numeric
@@ -113,7 +118,10 @@ def _table_pieces(response: str, expected: Optional[str]) -> Optional[List[Piece
         position = 0
         for m in _TABLE_RE.finditer(text):
             pieces.extend(Piece(i) for i in flatten(read_answer(text[position:m.start()], expected)))
-            for cells, joined in _table_rows(m.group(2)):
+            rows = _table_rows(m.group(2))
+            if not any(re.search(r'\d', c) for cells, _ in rows for c in cells):
+                rows = [([' '.join(c for c in cells if c)], True) for cells, _ in rows]  # a table of words: rows
+            for cells, joined in rows:
                 if joined:  # a row written "left & = & right": one relation, or one value named
                     pieces.extend(Piece(i) for c in cells for i in flatten(read_answer(c, expected)))
                     continue
@@ -159,8 +167,11 @@ def _table_rows(body: str) -> List[Tuple[List[str], bool]]:
 
 
 def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, Answer], options: Options,
-         ordered: bool, labels: Sequence[str] = ()) -> Pairing:
+         ordered: bool, labels: Sequence[str] = (), written: Sequence[str] = ()) -> Pairing:
     """Each reference part's outcome against the pieces that answer it (see the module docstring).
+
+    ``written`` is each reference part's text as the dataset wrote it (a name in words on its left,
+    ``\\text{Length rate} = R\\omega``, is not read into the answer but still says what the part is).
 
     ``ordered`` is about the parts; a part's own list (``V_c = 3b, p_c = \\ldots``) compares as one answer does."""
     from .compare.answers import compare, name_of
@@ -222,15 +233,17 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
         if outcome is None:
             unreadable[i] = why
         outcomes.append(outcome if outcome is None else replace(outcome, answer=describe(answer)))
-    if not groups:  # a response labelling its parts answers each label once: (a)'s piece is no answer to (c)
-        _share_restated(references, pieces, segments, outcomes, unreadable, options)
+    if not groups or len(groups) < n:  # a response labelling its parts answers each label once (see there)
+        _share_restated(references, pieces, segments, outcomes, unreadable, options, adjacent=bool(groups),
+                        written=written)
     if refs_labels is None:
         _share_range(references, pieces, segments, outcomes, options)
     return Pairing(tuple(outcomes), 'label' if refs_labels is not None else 'content', tuple(unreadable))
 
 
 def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segments: Dict[int, List[int]],
-                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options) -> None:
+                    outcomes: List[Optional[Outcome]], unreadable: List[str], options: Options,
+                    adjacent: bool = False, written: Sequence[str] = ()) -> None:
     """A part left without an answer whose reference restates another part's reference is compared with
     what answers that part (in place).
 
@@ -239,17 +252,24 @@ def _share_restated(references: Sequence[Answer], pieces: Sequence[Piece], segme
     both, where the one-to-one pairing left the restatement ``no_answer``. Restating means: the two
     references are strictly equal, and either both name the same quantity on the left, or they are written
     differently (one value in two forms). Two identical unnamed values (``0`` and ``0``) may be two
-    quantities that happen to agree, so one unnamed ``0`` does not answer both. Only for a response
-    that labels no parts (its caller's condition)."""
+    quantities that happen to agree, so one unnamed ``0`` does not answer both; two identical texts
+    naming their quantity on the left (``\\text{Length rate} = R\\omega`` twice: the reader keeps only
+    the value) are one named result written twice.
+
+    A response that labels its parts answers each label once, so (a)'s piece is no answer to (c):
+    it shares only when it labels fewer parts than the reference has (the reference wrote one asked
+    result twice), and only with the part written just before or after (``adjacent``: ``1200 s``
+    then ``20 min``), never across a part it skipped."""
     from .compare.answers import compare, name_of
     quiet = replace(options, eed=False)
     for i, outcome in enumerate(outcomes):
         if outcome is None or outcome.reason != 'no_answer' or segments.get(i):
             continue
         for k, items in sorted(segments.items()):
-            if k == i or not items or unreadable[k] or outcomes[k] is None:
+            if k == i or not items or unreadable[k] or outcomes[k] is None or (adjacent and abs(k - i) != 1):
                 continue
-            if not _restates(compare, name_of, references[i], references[k], quiet):
+            same_words = len(written) == len(references) and _named_alike(written[i], written[k])
+            if not _restates(compare, name_of, references[i], references[k], quiet, same_words):
                 continue
             answer = pieces[items[0]].answer if len(items) == 1 else \
                 Collection('list', tuple(pieces[j].answer for j in items))
@@ -288,18 +308,28 @@ def _share_range(references: Sequence[Answer], pieces: Sequence[Piece], segments
             outcomes[i] = replace(shared, answer=describe(answer))
 
 
-def _restates(compare, name_of, a: Answer, b: Answer, options: Options) -> bool:
-    """Whether reference ``a`` is reference ``b`` again (see :func:`_share_restated`)."""
+def _restates(compare, name_of, a: Answer, b: Answer, options: Options, same_words: bool = False) -> bool:
+    """Whether reference ``a`` is reference ``b`` again (see :func:`_share_restated`); ``same_words``: the
+    two were written as one text that names its quantity on the left (:func:`_named_alike`)."""
     name_a, name_b = name_of(a), name_of(b)
     if bool(name_a) != bool(name_b) or (name_a and not same_quantity_name(name_a, name_b)):
         return False
-    if not name_a and re.sub(r'\s+', '', describe(a)) == re.sub(r'\s+', '', describe(b)):
+    if not name_a and not same_words and re.sub(r'\s+', '', describe(a)) == re.sub(r'\s+', '', describe(b)):
         return False
     for first, second in ((a, b), (b, a)):
         outcome, _ = _compare(compare, first, second, options)
         if outcome is None or not outcome.strict:
             return False
     return True
+
+
+_WORD_NAME_RE = re.compile(r'^\s*\\text\s*\{[^{}]*[A-Za-z]{2,}[^{}]*\}\s*=')
+
+
+def _named_alike(first: str, second: str) -> bool:
+    """Two reference texts that are one text naming its quantity in words on the left
+    (``\\text{Length rate} = R\\omega``): the same result, however the reader reads the value."""
+    return re.sub(r'\s+', '', first) == re.sub(r'\s+', '', second) and bool(_WORD_NAME_RE.match(first))
 
 
 def _pm_pieces(references: Sequence[Answer], pieces: List[Piece], options: Options) -> List[Piece]:

@@ -45,7 +45,7 @@ __all__ = ['Extracted', 'MAX_ANSWER_CHARS', 'SOURCES', 'clean', 'extract_answer'
            'is_numeric', 'is_prose', 'labelled_parts', 'locate', 'read_answer', 'read_reference', 'reference_parts',
            'split_unit', 'to_latex']
 
-SOURCES = ('boxed', 'boxes', 'final_answer_line', 'display', 'inline', 'whole', 'last_line', 'none')
+SOURCES = ('boxed', 'boxes', 'final_answer_line', 'display', 'inline', 'whole', 'last_line', 'unclosed_box', 'none')
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,8 @@ def extract_answer(response: object, expected: Optional[str] = None) -> Extracte
     if not isinstance(response, str) or not response.strip():
         return Extracted(Empty(), 'none', '')
     texts, source = final_answer(response)
+    if source == 'unclosed_box':  # the model's failure: where its box ends cannot be read
+        return Extracted(Unreadable('unclosed_box'), source, '')
     if not texts:
         return Extracted(Empty(), 'none', '')
     texts = [drop_prose_around_value(repair_braces(t)) for t in texts]  # a value is decided on itself, not on words beside it

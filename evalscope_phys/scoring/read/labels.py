@@ -128,6 +128,9 @@ _TEXT_OPEN_RE = re.compile(r'\\text(?:bf)?\s*\{')
 _INNER_LABEL_RE = re.compile(r'(?:^|(?<=[,;])|(?<=\\quad)|(?<=\\qquad))\s*\(([a-z]|[ivx]{1,4}|[1-9])\)')
 
 
+_SEPARATOR_TAIL_RE = re.compile(r'(?:\s|[,;]|\\q?quad(?![A-Za-z]))+$')
+
+
 def _hoist_labels(text: str) -> str:
     """Labels inside one text group (``\\text{(a) yes, (b) no}``) brought out, each on a new line."""
     out, pos = [], 0
@@ -143,8 +146,9 @@ def _hoist_labels(text: str) -> str:
         if not cuts:
             continue
         out.append(text[pos:m.start()])
-        if cuts[0].start() > 0 and content[:cuts[0].start()].strip():
-            out.append('\\text{%s}' % content[:cuts[0].start()])
+        before = _SEPARATOR_TAIL_RE.sub('', content[:cuts[0].start()])  # " m/s, \quad": the unit, not the comma
+        if before.strip():
+            out.append('\\text{%s}' % before)
         for index, cut in enumerate(cuts):
             stop = cuts[index + 1].start() if index + 1 < len(cuts) else len(content)
             piece = strip_trailing(content[cut.end():stop])

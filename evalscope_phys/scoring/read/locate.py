@@ -49,6 +49,8 @@ def locate(response: str) -> Tuple[List[str], str]:
     offset = max(0, len(text) - 5000)
     if boxes and finals and offset + finals[-1].start() > boxes[-1][2]:
         boxes = []  # "Final Answer: ..." written after the last box is the final word
+    if boxes and boxes[-1][2] == len(text) and '\n\n' in text[boxes[-1][1]:].strip():
+        return [], 'unclosed_box'  # the last box never closes and runs on into the reply's paragraphs
     if boxes:
         contents = [text[a:b] for _, a, b in boxes]
         if len(contents) > 1:

@@ -150,7 +150,10 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
 def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
     """(box start, content start, content end) of every outermost ``\\boxed{}``/``\\fbox{}``, in order.
 
-    An unterminated box runs to the end of the text and ends the scan.
+    A box left unclosed where its math closes (``\\[ \\boxed{x = 5 \\]``: opened right after a math
+    opener, only the box still open at that math's closer) ends there: a math closer cannot stand
+    inside a group, so the box's ``}`` can only be missing just before it. Any other unterminated box
+    runs to the end of the text (content end ``len(text)``) and ends the scan.
     """
     spans, pos = [], 0
     pattern = re.compile(r'\\(?:boxed|fbox|framebox)\s*\{')
@@ -158,12 +161,46 @@ def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
         m = pattern.search(text, pos)
         if not m:
             return spans
-        close = matching_brace(text, m.end() - 1)
+        close = _box_close(text, m.end() - 1, _math_closer_before(text, m.start()))
         if close < 0:
             spans.append((m.start(), m.end(), len(text)))
             return spans
         spans.append((m.start(), m.end(), close))
         pos = close + 1
+
+
+_MATH_OPENERS = (('\\[', '\\]'), ('$$', '$$'), ('\\(', '\\)'), ('$', '$'))
+
+
+def _math_closer_before(text: str, start: int) -> str:
+    """The closer of the math delimiter written right before ``start`` (``\\[`` -> ``\\]``), '' for none."""
+    before = text[max(0, start - 8):start].rstrip()
+    for opener, closer in _MATH_OPENERS:
+        if before.endswith(opener) and not before.endswith('\\' + opener) \
+                and not (opener == '$' and before.endswith('$$')):
+            return closer
+    return ''
+
+
+def _box_close(text: str, open_index: int, closer: str) -> int:
+    """Where the box whose ``{`` is at ``open_index`` ends: its ``}``, else the first ``closer`` met
+    with only the box open (the ``}`` missing there), else -1. One pass, stopping there."""
+    depth, i, n = 0, open_index, len(text)
+    while i < n:
+        c = text[i]
+        if depth == 1 and closer and text.startswith(closer, i) and not (closer == '$' and text.startswith('$$', i)):
+            return i
+        if c == '\\':
+            i += 2
+            continue
+        if c == '{':
+            depth += 1
+        elif c == '}':
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
 
 
 def boxed_contents(text: str) -> List[str]:
