@@ -281,9 +281,10 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
     The reference's name with its Latin letter in the other case (``P`` for ``p``, ``Z = [...]^N`` for
     ``z``, :func:`_other_case`) ties on stricter terms, 'the only quantity on its letter in either case':
     both values are formulas (``formulas``, the caller's reading: ``M = 2`` for ``m = 2`` stays two masses, a
-    number with or without its unit names no quantity), the question writes no symbol on either case of the letter, not even the bare letter (momentum ``p``
-    beside the asked pressure, power ``P`` beside momentum ``p``), the answer defines none besides its name,
-    and no reference part writes one besides the reference's name. The caller ties only a strictly equal value.
+    number with or without its unit names no quantity); the question writes no symbol on either case of the
+    letter, in its formulas or its words, not even the bare letter (momentum ``p`` beside the asked pressure,
+    power ``P`` beside momentum ``p``); the answer defines none besides its name; and no reference part writes
+    one besides the reference's name. The caller ties only a strictly equal value.
     """
     if givens is None or not givens.question or not givens.references:
         return None
@@ -304,7 +305,9 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
         cases = {letter, letter.swapcase()}
         if not formulas:
             return None  # M = 2, L' = 10 nm: a number (with its unit) does not name its quantity, NkT/V does
+        from .question_spelling import in_question_text
         if any(_letter(n) in cases for n in asked | answered) \
+                or any(in_question_text(case, givens.question_text) for case in cases) \
                 or any(_letter(n) in cases and n != ref_name for n in symbols):
             return None
         return 'the only quantity on its letter in either case'
