@@ -621,7 +621,8 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             values = (describe(reference.value), describe(answer.value))
             tie = problem_tie(reference.name, answer.name, values, options.givens) \
-                or sole_tie(reference.name, answer.name, values, options.givens)
+                or sole_tie(reference.name, answer.name, values, options.givens,
+                            formulas=is_symbolic(reference.value) and is_symbolic(answer.value))
             if not tie:
                 return routed
             outcome = with_steps(reference.value, answer, options)

@@ -248,7 +248,16 @@ def _opposed(ref_key: str, ans_key: str, question: str) -> bool:
     return False
 
 
-def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optional['Givens']) -> Optional[str]:
+def _other_case(ref_key: str, ans_key: str) -> bool:
+    """Whether the answer's name is the reference's with its Latin letter in the other case and the rest
+    as written (``P``/``p``, ``Z``/``z``, ``V_A``/``v_A``): never two changes (``V_a`` for ``v_A``), never a
+    Greek letter (``\\Phi``/``\\phi``, ``\\Omega``/``\\omega`` are conventionally two quantities)."""
+    return bool(ans_key and ref_key) and ans_key != ref_key and ans_key[0].isascii() and ans_key[0].isalpha() \
+        and ans_key[0].swapcase() == ref_key[0] and ans_key[1:] == ref_key[1:]
+
+
+def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optional['Givens'],
+             formulas: bool = False) -> Optional[str]:
     """'the only quantity on its letter', when the problem has one quantity on the letter both names are
     written on and the answer's name can name no other: None otherwise (the judge decides).
 
@@ -257,14 +266,25 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
     tell ``v_A`` from ``v_B``, but the problem can: when neither the question's formulas nor any reference
     part write another quantity on that letter, a name on it with the reference's value is the reference's
     quantity. So it ties only when (both sides' letters compared on the SymPy names the reader gives them):
-    the question writes neither name nor another symbol on the letter (the bare letter, a given such as
-    ``\\omega`` beside the asked ``\\omega'``, is allowed); no reference part writes the answer's name or
-    defines another quantity on the letter; neither value uses the answer's name; the answer's subscript is
+    the question writes neither the answer's name nor another symbol on the letter (the bare letter, a given
+    such as ``\\omega`` beside the asked ``\\omega'``, is allowed, and so is the reference's own name when it is
+    not the bare letter: "the threshold energy $E_0$" answered ``E_{min}``); the answer defines no other
+    symbol on it (its own name it may define: ``T_{shell} = T/2^{1/4}; P_{out} = ...``); no reference part
+    writes the answer's name or defines another quantity on the letter; neither value uses the answer's
+    name; the answer's subscript is
     no component or sign (``v_x``, ``a_+``) and no opposite of the reference's or of the question's words
     (``E_{min}`` for ``E_{max}``, or where the question asks for the maximum), and it is a subscript of
     letters: a prime, a number or the bare letter (``E'``, ``E_1``, ``E``) stays another state, and one letter
     (``v_A``, ``A_m``: an object, an index) ties only to itself in the other case (``C_V``/``C_v``). Another letter (``T`` for
-    ``N``, ``x`` for ``y``) is never tied here. The caller ties only a strictly equal value.
+    ``N``, ``x`` for ``y``) is never tied here.
+
+    The reference's name with its Latin letter in the other case (``P`` for ``p``, ``Z = [...]^N`` for
+    ``z``, :func:`_other_case`) ties on stricter terms, 'the only quantity on its letter in either case':
+    both values are formulas (``formulas``, the caller's reading: ``M = 2`` for ``m = 2`` stays two masses, a
+    number with or without its unit names no quantity); the question writes no symbol on either case of the
+    letter, in its formulas or its words, not even the bare letter (momentum ``p`` beside the asked pressure,
+    power ``P`` beside momentum ``p``); the answer defines none besides its name; and no reference part writes
+    one besides the reference's name. The caller ties only a strictly equal value.
     """
     if givens is None or not givens.question or not givens.references:
         return None
@@ -275,6 +295,22 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
             or re.search(r'[+-]\}?$|\\[pm]{2}\}?$', ref_key):
         return None  # a sign subscript (\Phi_-) is one of two branches: never tied to a described name
     letter = _letter(ref_name)
+    if any(ans_name in _free_names(v) for v in values):
+        return None
+    from ..read.definitions import question_symbols, reference_names
+    asked = question_symbols(givens.question_text) | set(_ITALIC_RE.findall(givens.question_text))
+    answered = {n for n, _ in givens.answer} - {ans_name}
+    symbols, defined = reference_names(givens.references)
+    if _other_case(ref_key, ans_key) and re.fullmatch(r'[A-Za-z]', letter) and _letter(ans_name) == letter.swapcase():
+        cases = {letter, letter.swapcase()}
+        if not formulas:
+            return None  # M = 2, L' = 10 nm: a number (with its unit) does not name its quantity, NkT/V does
+        from .question_spelling import in_question_text
+        if any(_letter(n) in cases for n in asked | answered) \
+                or any(in_question_text(case, givens.question_text) for case in cases) \
+                or any(_letter(n) in cases and n != ref_name for n in symbols):
+            return None
+        return 'the only quantity on its letter in either case'
     if not letter or _letter(ans_name) != letter or not _DESCRIBED_RE.match(ans_key) \
             or _COMPONENT_OR_SIGN_RE.search(ans_key) \
             or _opposed(ref_key, ans_key, givens.question_text):
@@ -282,14 +318,11 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
     ans_script, ref_script = ans_key.partition('_')[2].split('(')[0], ref_key.partition('_')[2].split('(')[0]
     if re.fullmatch(r'[A-Za-z]', ans_script) and ans_script.swapcase() != ref_script:
         return None  # v_A, A_m: one letter labels an object or an index; only C_V for C_v (its case) ties
-    from ..read.definitions import question_symbols, reference_names
-    written = question_symbols(givens.question_text) | set(_ITALIC_RE.findall(givens.question_text)) \
-        | {n for n, _ in givens.answer}
-    if ans_name in written or ref_name in written or any(_letter(n) == letter and n != letter for n in written):
+    if ref_name == letter and ref_name in asked:
+        return None  # the question's bare letter may be a given of that name, not the asked quantity
+    if any(_letter(n) == letter and n not in (letter, ref_name) for n in asked) \
+            or any(_letter(n) == letter and n != letter for n in answered):
         return None
-    symbols, defined = reference_names(givens.references)
     if ans_name in symbols or any(_letter(n) == letter and n != ref_name for n in defined):
-        return None
-    if any(ans_name in _free_names(v) for v in values):
         return None
     return 'the only quantity on its letter'

@@ -26,7 +26,7 @@ def _other_case(name: str) -> Optional[str]:
     return name[0].swapcase() + name[1:]
 
 
-def _in_text(name: str, question: str) -> bool:
+def in_question_text(name: str, question: str) -> bool:
     """Whether the question's text writes the name anywhere, in a formula or not (``mass m``, ``V_0``)."""
     letter, _, script = name.partition('_')
     pattern = r'(?<![A-Za-z\\])' + re.escape(letter) + (r'_?\{?\s*' + re.escape(script) if script else '') + r'(?![A-Za-z])'
@@ -45,7 +45,7 @@ def respelt(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Givens])
     for name, symbol in ref_names.items():
         other = _other_case(name)
         if other is None or name in written or name in ans_names or other not in written \
-                or other in ref_names or other not in ans_names or _in_text(name, givens.question_text):
+                or other in ref_names or other not in ans_names or in_question_text(name, givens.question_text):
             continue
         table[symbol] = ans_names[other]
         used.append(name)

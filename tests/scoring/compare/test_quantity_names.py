@@ -112,3 +112,31 @@ def test_sole_tie_reads_the_reference_set(reference, answer, references, tied):
     from evalscope_phys.scoring.read.definitions import Givens
     givens = Givens(question_text='Find it.', question=True, references=references)
     assert bool(sole_tie(reference, answer, ('3', '3'), givens)) is tied
+
+
+@pytest.mark.parametrize('reference, answer, references, tied', [
+    ('p', 'P', (r'p = \frac{NkT}{V}',), True),  # the only quantity on p or P
+    ('z', 'Z', (r'z = \frac{NkT}{V}', r'S = Nk'), True),
+    ('p', 'P', (r'p = \frac{NkT}{V}', r'P_{\text{rad}} = 3'), False),  # a reference part writes P_rad
+    ('p', 'P', (r'p = \frac{NkT}{V}', r'S = \frac{P}{T}'), False),  # a reference value writes P
+    ('m', 'M', (r'm = \frac{NkT}{V}',), True),
+    (r'\phi', r'\Phi', (r'\phi = \frac{NkT}{V}',), False),  # a Greek capital: another letter
+    ('v_A', 'V_a', (r'v_A = \frac{NkT}{V}',), False),  # two changes
+])
+def test_sole_tie_in_the_other_case_reads_the_reference_set(reference, answer, references, tied):
+    """The other case of the letter ties only a formula, and only where no reference part writes either case."""
+    from evalscope_phys.scoring.compare.quantity_names import sole_tie
+    givens = Givens(question_text='Find it.', question=True, references=references)
+    assert bool(sole_tie(reference, answer, (r'\frac{NkT}{V}',) * 2, givens, formulas=True)) is tied
+    assert sole_tie(reference, answer, ('3', '3'), givens) is None  # a number names no quantity
+
+
+@pytest.mark.parametrize('answer_text, tied', [
+    (r'T_{\text{shell}} = \frac{T}{\sqrt{3}} ; P_{\text{out}} = \frac{P}{3}', True),  # its own name, and P
+    (r'T_{\text{shell}} = \frac{T}{\sqrt{3}} ; T_{\text{core}} = 2T_0', False),  # another temperature beside it
+])
+def test_sole_tie_lets_the_answer_define_its_own_name(answer_text, tied):
+    from evalscope_phys.scoring.compare.quantity_names import sole_tie
+    givens = Givens(question_text='A core at $T$ is wrapped in a black shell. Find the temperature of the shell.',
+                    question=True, references=(r'T_1 = \frac{T}{\sqrt{3}}',), answer_text=answer_text)
+    assert bool(sole_tie('T_1', r'T_{\text{shell}}', (r'\frac{T}{\sqrt{3}}',) * 2, givens)) is tied
