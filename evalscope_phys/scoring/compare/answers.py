@@ -29,6 +29,7 @@ from .choices import listed_options, named_option
 from .index_ranges import compare_ranges, renamed, same_index
 from .aliases import base_symbol, canonical_symbol
 from .quantity_names import name_key, problem_tie, same_quantity_name, sole_tie
+from .question_spelling import names_a_given
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
 from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
@@ -616,6 +617,9 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
             except ReferenceUnreadable:  # a name that is no expression (P(+)): the names decide below
                 as_equation = None
             if as_equation is not None and as_equation.strict:
+                if names_a_given(reference.name, answer.name, options.givens):
+                    return rejected(UNDECIDED, f'{answer.name} for {reference.name}: the question\'s {answer.name} is '
+                                    'another quantity', eed=None)
                 return compare_relations.compare_relation(equation, answer, options) if options.eed else as_equation
         if not same_quantity_name(reference.name, answer.name):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)

@@ -52,3 +52,19 @@ def respelt(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Givens])
     if not table:
         return None
     return reference.xreplace(table), answer, tuple(sorted(used))
+
+
+def names_a_given(reference_name: str, answer_name: str, givens: Optional[Givens]) -> bool:
+    """Whether the answer's name is the reference's written in the other case *and* a symbol the question
+    writes, the reference's is not: ``T = L/v`` for the time ``t = L/v`` where the question's ``T`` is a
+    temperature. Respelling a symbol inside a value reads a misspelt reference; respelling the name asked
+    for would read the answer as defining the question's own given, which is another quantity."""
+    if givens is None or not givens.question:
+        return False
+    from .quantity_names import _sympy_name
+    ref, ans = _sympy_name(reference_name), _sympy_name(answer_name)
+    if not ref or not ans or _other_case(ref) != ans:
+        return False
+    written = question_symbols(givens.question_text)
+    return ans in written and ref not in written
+
