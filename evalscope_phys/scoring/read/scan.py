@@ -18,11 +18,15 @@ def command_end(text: str, i: int) -> int:
     return j if j > i + 1 else min(i + 2, n)  # a control symbol: \\, \{, \,
 
 
-def matching_brace(text: str, open_index: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``open_index`` (escaped braces skipped), or -1."""
+def matching_brace(text: str, open_index: int, stop: str = '') -> int:
+    """Index of the ``}`` closing the ``{`` at ``open_index`` (escaped braces skipped), or -1. With
+    ``stop`` (a math closer such as ``\\]``), the first ``stop`` met while only that brace is open ends
+    it too: where a box whose ``}`` is missing ends (``$`` never at ``$$``)."""
     depth, i, n = 0, open_index, len(text)
     while i < n:
         c = text[i]
+        if stop and depth == 1 and text.startswith(stop, i) and not (stop == '$' and text.startswith('$$', i)):
+            return i
         if c == '\\':
             i += 2
             continue
@@ -161,7 +165,7 @@ def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
         m = pattern.search(text, pos)
         if not m:
             return spans
-        close = _box_close(text, m.end() - 1, _math_closer_before(text, m.start()))
+        close = matching_brace(text, m.end() - 1, stop=_math_closer_before(text, m.start()))
         if close < 0:
             spans.append((m.start(), m.end(), len(text)))
             return spans
@@ -180,27 +184,6 @@ def _math_closer_before(text: str, start: int) -> str:
                 and not (opener == '$' and before.endswith('$$')):
             return closer
     return ''
-
-
-def _box_close(text: str, open_index: int, closer: str) -> int:
-    """Where the box whose ``{`` is at ``open_index`` ends: its ``}``, else the first ``closer`` met
-    with only the box open (the ``}`` missing there), else -1. One pass, stopping there."""
-    depth, i, n = 0, open_index, len(text)
-    while i < n:
-        c = text[i]
-        if depth == 1 and closer and text.startswith(closer, i) and not (closer == '$' and text.startswith('$$', i)):
-            return i
-        if c == '\\':
-            i += 2
-            continue
-        if c == '{':
-            depth += 1
-        elif c == '}':
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
 
 
 def boxed_contents(text: str) -> List[str]:
