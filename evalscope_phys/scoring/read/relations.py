@@ -139,12 +139,6 @@ script, not a sentence before a formula."""
 _NEGATING_RE = re.compile(r'(?i)\b(negative|minus|not|no|non|opposite|reversed?)\s*:?\s*\}\s*$')
 
 
-#: lead words after which a reaction is the object of a claim (``\\text{Lepton number is violated in } n \\to
-#: p + e^-``, ``\\text{Reines and Cowan's experiment with } \\bar\\nu + p``): the sentence is the answer
-_CLAIM_RE = re.compile(r'(?i)\b(in|with|for|at|from|into|on|under|via|through|during|than|because|since|if|when|'
-                       r'where|unless|except|without|against|between)\s*\}\s*$')
-
-
 #: lead words that only introduce the reaction after them (``\\text{The dominant decay is }``,
 #: ``\\text{Decay: }``): the reaction is then the answer and the sentence goes
 _INTRODUCES_RE = re.compile(r'(?i)(?:\b(?:is|are|was|were|reads?|becomes?|would\s+be|will\s+be|proceeds?\s+as|'
@@ -160,12 +154,14 @@ def claim(text: str) -> Optional[Tuple[str, str]]:
     the whole text is then the answer, never a reaction with its subject dropped. Before a reaction a
     sentence goes only when it merely introduces it (:data:`_INTRODUCES_RE`, and none of
     :data:`_CLAIM_WORDS_RE`): ``\\text{Charge conservation forbids } p \\to n + e^+`` says which law, and
-    answering it with the reaction alone is not answering it."""
+    answering it with the reaction alone is not answering it; a sentence ending in a preposition
+    (``\\text{Lepton number is violated in } n \\to p + e^-``, ``\\text{Reines and Cowan's experiment with }
+    \\bar\\nu + p``) never merely introduces it."""
     m = _LEAD_PROSE_RE.match(text) if text.startswith('\\text') else None
     if not m or not _REACTION_RE.search(text[m.end():]):
         return None
     lead = m.group(0).rstrip()
-    if _CLAIM_RE.search(lead) or _CLAIM_WORDS_RE.search(lead) or not _INTRODUCES_RE.search(lead):
+    if _CLAIM_WORDS_RE.search(lead) or not _INTRODUCES_RE.search(lead):
         return m.group(0), text[m.end():]
     return None
 
