@@ -64,6 +64,12 @@ def _verdict_data(outcome, extracted: str) -> dict:
 
 def _score_job(job: dict) -> dict:
     """Runs in a worker: read the reference, extract and read the answer, compare. Plain data out."""
+    from .compare.memo import remembering
+    with remembering():
+        return _scored(job)
+
+
+def _scored(job: dict) -> dict:
     from .answer import Collection, describe
     from .compare.answers import Options, ReferenceUnreadable, compare
     from .read.extract import extract_answer

@@ -35,6 +35,7 @@ from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empt
 from .values import compact, compare_values, expressions, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
+from .memo import remembered
 from ..read.index_range import is_range
 from ..read.piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
@@ -142,6 +143,11 @@ def _same_condition(reference: str, answer: str, options: Options) -> bool:
 
 
 def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
+    """The comparison for the kinds of the two answers; each distinct one once per job (:mod:`.memo`)."""
+    return remembered(_dispatch, reference, answer, options)
+
+
+def _dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(answer, Collection) and answer.kind == 'list':
         branches = named_branches(reference)
         by_branch = _by_branch(branches, answer, options) if branches is not None else None
