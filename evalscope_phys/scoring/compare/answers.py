@@ -615,7 +615,8 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
         as_equation = Relation('=', Value(reference.name), reference.value)
         return compare_relations.compare_relation(as_equation, answer, options)
     if isinstance(answer, Definition):
-        if reference.name and answer.name and not answer.steps:
+        if reference.name and answer.name and not answer.steps and \
+                compare_relations.as_equation_may_decide(reference, answer, options):
             # "b = a" for "a = b": the same equation written the other way round
             equation = Relation('=', Value(reference.name), reference.value)
             try:  # only a strict equation is used: its distance is not computed unless it is strict

@@ -6,14 +6,16 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Optional, Tuple
+from typing import Callable, FrozenSet, Optional, Tuple
 
 import sympy
 
 from . import answers as compare
 from . import numeric
 from ..answer import Answer, Collection, Definition, Interval, Relation, Value, describe
+from ..read.definitions import Givens
 from .aliases import with_aliases
+from .quantity_names import same_quantity_name
 from .conventions import lorentz, wave_number
 from .values import eed_distance, one_fraction, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
@@ -71,6 +73,73 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
     if difference.reason == UNDECIDED and reference.kind in EQUALITY_LIKE:
         return _same_left_side(reference, answer, options) or difference
     return difference
+
+
+NOTATION_SYMBOLS = frozenset({'c', 'hbar', 'k', 'lambda'})
+"""Symbols a notation rule may rewrite into others (natural units, the wave number); with ``gamma``,
+``beta`` and ``tau`` (and their subscripted forms: the Lorentz factor, the thermal conventions)."""
+
+
+def as_equation_may_decide(reference: Definition, answer: Definition, options: Options) -> bool:
+    """Whether comparing ``a = X`` and ``b = Y`` as equations (``b = a`` for ``a = b``) may find them strictly
+    the same where comparing the names and then the values does not. Why: the equation route costs about
+    half the comparisons of a multi-part answer, and it can only decide when the symbols allow it:
+
+    * ``a - X`` depends on every symbol of ``a`` (a name not in its own value), so it can be a multiple of
+      ``b - Y`` (as written, over a common denominator, or inverted) only if each name's symbols occur in
+      the other equation: ``v_c = 2u`` is never ``v = 2u``'s equation;
+    * with one name on both sides (not in the values), the two equations are one exactly when the values
+      are, which the value route decides.
+
+    True (try it) whenever a rule could rewrite the symbols: a name in its own value (``x = 1 - x``), an
+    alias (:mod:`.aliases`), a convention or natural units (:data:`NOTATION_SYMBOLS`), or a symbol the
+    question or the answer defines or gives; and when a side cannot be read."""
+    symbols = _definition_symbols(reference, answer)
+    if symbols is None:
+        return True
+    a, x, b, y = symbols
+    every = a | x | b | y
+    if a & x or b & y or any(s in NOTATION_SYMBOLS or s.startswith(('gamma', 'beta', 'tau')) for s in every):
+        return True
+    if options.givens is not None and every & _defined(options.givens):
+        return True
+    question = options.givens.question_text if options.givens else ''
+    if with_aliases(reference.name + _JOIN + reference.value.latex, answer.name + _JOIN + answer.value.latex,
+                    question) is not None:
+        return True
+    if same_quantity_name(reference.name, answer.name):
+        return bool((a | b) & (x | y))
+    return b <= a | x and a <= b | y
+
+
+def _definition_symbols(reference: Definition, answer: Definition) -> Optional[Tuple[FrozenSet[str], ...]]:
+    """The symbol names of ``a``, ``X``, ``b`` and ``Y``, or None when one cannot be read or has a unit."""
+    out = []
+    for text, is_reference in ((reference.name, True), (reference.value, True), (answer.name, False),
+                               (answer.value, False)):
+        if isinstance(text, Value):
+            if text.unit is not None:
+                return None
+            text = text.latex
+        elif not isinstance(text, str):
+            return None
+        if is_reference:
+            try:
+                expr = read_expression(text, reference=True)
+            except (LatexError, ReferenceUnreadable):
+                return None
+        else:
+            expr, _ = read_expression_safely(text)
+            if expr is None:
+                return None
+        out.append(frozenset(s.name for s in expr.free_symbols))
+    return tuple(out)
+
+
+def _defined(givens: Givens) -> FrozenSet[str]:
+    """Names the question or the answer defines, gives a value or gives two meanings."""
+    return frozenset({n for n, _ in givens.definitions} | {n for n, _, _ in givens.values} | set(givens.conflicting)
+                     | {n for n, _ in givens.answer})
 
 
 def _same_left_side(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:

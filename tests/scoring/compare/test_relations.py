@@ -1,7 +1,13 @@
-"""Relations compared side by side: skipping a pair of sides never changes a verdict."""
+"""Relations compared side by side, and definitions as equations: skipping work never changes a verdict."""
 from __future__ import annotations
 
+import pytest
+
 from evalscope_phys.benchmarks.multipart import score_parts
+from evalscope_phys.scoring.answer import Definition, Value
+from evalscope_phys.scoring.compare.outcome import Options
+from evalscope_phys.scoring.compare.relations import as_equation_may_decide
+from evalscope_phys.scoring.read.definitions import Givens
 
 
 def test_a_side_read_as_particles_is_compared_even_when_the_other_pair_differs():
@@ -19,3 +25,31 @@ def test_a_different_left_side_still_rejects_the_relation():
     solution = r'(a) $\boxed{\omega^0 \to \pi^+ + \pi^-}$ (b) $\boxed{\Delta^{++} \to n + \pi^+}$'
     matched = score_parts(references, solution, question='Write the two decays.')
     assert [p.strict for p in matched.parts] == [False, False]
+
+
+# ---- a definition compared as an equation only where the symbols allow it (cost; verdicts unchanged)
+
+
+EQUATION_ROUTE_CASES = [
+    # (reference name, value, answer name, value, question, may decide, why)
+    ('a', 'b', 'b', 'a', '', True, 'b = a for a = b: each name is in the other equation'),
+    ('x', '2y', 'y', r'\frac{x}{2}', '', True, 'the same equation solved for the other symbol'),
+    ('x', '1 - x', 'x', r'\frac{1}{2}', '', True, 'a name in its own value: an implicit definition'),
+    ('E', r'\gamma m c^2', 'E', r'\frac{mc^2}{\sqrt{1-\beta^2}}', '', True, 'the Lorentz factor may be written out'),
+    ('v', r'\sqrt{\frac{\mu}{r}}', 'u', r'\sqrt{\frac{GM}{r}}', r'Let $\mu = GM$.', True,
+     'a symbol the question defines'),
+    ('v', r'\frac{\left(', 'v', '2u', '', True, 'a side the engine cannot read: try it'),
+    ('v_c', '2u', 'v', '2u', '', False, 'another name, in neither equation: never one equation'),
+    ('T', '2mg', 'T', 'mg', '', False, 'one name on both sides: the values decide'),
+    ('F', 'ma', 'P', 'ma', 'A block of mass $m$ accelerates.', False, 'another name, the question defines neither'),
+]
+
+
+@pytest.mark.parametrize('ref_name, ref_value, ans_name, ans_value, question, expected, why', EQUATION_ROUTE_CASES,
+                         ids=[c[-1] for c in EQUATION_ROUTE_CASES])
+def test_the_equation_route_is_tried_only_where_it_may_decide(ref_name, ref_value, ans_name, ans_value, question,
+                                                               expected, why):
+    givens = Givens(question_text=question, question=True) if question else None
+    decides = as_equation_may_decide(Definition(ref_name, Value(ref_value)), Definition(ans_name, Value(ans_value)),
+                                     Options(givens=givens))
+    assert decides is expected, why
