@@ -325,6 +325,8 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     matching = [i for i, o in enumerate(outcomes) if o.strict]
     if undecided and not matching:  # the one item the engine cannot decide (with undecided=True)
         matching = [i for i, o in enumerate(outcomes) if o.reason == UNDECIDED]
+        matching = [i for i in matching if not any(_subordinate(reference, formulas[j], formulas[i], options)
+                                                   for j in matching if j != i)]  # omega_0 beside omega_p = f(omega_0)
         if len(matching) > 1:  # several names the engine cannot tie: the one whose value is the reference's
             matching = [i for i in matching if _same_value(reference, formulas[i], options)]
     if len(matching) != 1:
@@ -348,12 +350,33 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             continue  # F = U - TS before F = -kT ln Z: the potential's definition, not a second value
         if stray_name(reference, chosen, item) and defined_value(reference) is None:
             continue  # a/b + c/d = 0 and a: a name the equation writes, split off a sentence
+        if _subordinate(reference, chosen, item, options):
+            continue  # omega_0 = ... beside omega_p = 3A/(2m omega_0)
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
         if not name_of(reference) and not _uses(chosen, name):
             return None  # beside a bare reference, only a definition the answer itself uses is one
     return chosen
+
+
+def _subordinate(reference: Answer, chosen: Answer, item: Answer, options: Options) -> bool:
+    """An item that serves the chosen answer, though it bears the letter of the quantity asked: a definition
+    of a symbol the answer uses."""
+    return _defines_a_symbol_of(reference, chosen, item)
+
+
+def _defines_a_symbol_of(reference: Answer, chosen: Answer, item: Answer) -> bool:
+    """Whether ``item`` defines a symbol the chosen answer's value is written in, under a name neither it
+    nor the reference bears (``\\omega_0 = \\ldots`` beside ``\\omega_{\\text{prec}} = \\frac{3A}{2m\\omega_0}``): an
+    input of the answer, not a second value of the quantity asked, though its letter is the same."""
+    name = name_of(item)
+    if not isinstance(item, Definition) or not name or not name_of(chosen):
+        return False
+    if canonical_symbol(name) in {canonical_symbol(n) for n in (name_of(chosen), name_of(reference)) if n}:
+        return False
+    value = chosen.value if isinstance(chosen, Definition) else chosen.right if isinstance(chosen, Relation) else None
+    return value is not None and _uses(value, name)
 
 
 def _same_value(reference: Answer, item: Answer, options: Options) -> bool:
