@@ -41,8 +41,8 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from ..read.labels import is_label
-from .several import (broken_link, general_definition, indexed_values, named_branches, otherwise_branch, specialises,
-                      stray_name)
+from .several import (at_a_point, broken_link, general_definition, indexed_values, named_branches, names_a_point,
+                      otherwise_branch, specialises, stray_name)
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
 
@@ -273,9 +273,15 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
         named = [i for i in formulas if isinstance(i, Definition) and i.name
                  and same_quantity_name(i.name, reference.name)]
         if len(named) == 1 and not any(_second_value(reference, i, options) or specialises(reference, i, options)
-                                       for i in formulas):
+                                       or _contradicts(named[0], i, options) for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
+
+
+def _contradicts(chosen: Answer, item: Answer, options: Options) -> bool:
+    """``x'(0) = 2A\\omega`` beside ``x(t) = A\\sin\\omega t``: the answer at a point, stated otherwise than
+    the answer gives it there (:func:`~.several.at_a_point`)."""
+    return names_a_point(chosen, item) and not at_a_point(chosen, item, options)
 
 
 def _undecided_among(reference: Answer, answer: Collection, options: Options) -> Optional[Outcome]:
@@ -351,7 +357,7 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
         if stray_name(reference, chosen, item) and defined_value(reference) is None:
             continue  # a/b + c/d = 0 and a: a name the equation writes, split off a sentence
         if _subordinate(reference, chosen, item, options):
-            continue  # omega_0 = ... beside omega_p = 3A/(2m omega_0)
+            continue  # omega_0 = ... beside omega_p = 3A/(2m omega_0); x'(0) = A omega beside x(t) = A sin(omega t)
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
@@ -362,8 +368,8 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
 
 def _subordinate(reference: Answer, chosen: Answer, item: Answer, options: Options) -> bool:
     """An item that serves the chosen answer, though it bears the letter of the quantity asked: a definition
-    of a symbol the answer uses."""
-    return _defines_a_symbol_of(reference, chosen, item)
+    of a symbol the answer uses, or the answer at a point where it holds (an initial condition)."""
+    return _defines_a_symbol_of(reference, chosen, item) or at_a_point(chosen, item, options)
 
 
 def _defines_a_symbol_of(reference: Answer, chosen: Answer, item: Answer) -> bool:
