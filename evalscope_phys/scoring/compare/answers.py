@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
 from .chains import compare_chains
@@ -426,6 +426,9 @@ def _uses(answer: Answer, name: str) -> bool:
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     if any(is_range(i) for i in items) and not any(is_range(i) for i in offered_answers(answer)):
         return _range_unstated(reference, items, answer, options)
+    if any(_is_condition(i) for i in items) and not all(_is_condition(i) for i in items) \
+            and not any(_is_condition(i) for i in offered_answers(answer)):  # phi = ..., r > R against phi = ...
+        return _range_unstated(reference, items, answer, options, _is_condition, 'a condition')
     outcome = _several_items(reference, items, answer, options)
     if outcome.strict:
         return outcome
@@ -451,16 +454,23 @@ def _index_respelt(items: Tuple[Answer, ...], answer: Answer) -> Optional[Answer
     return renamed(answer, theirs[0].left.latex, ours[0].left.latex)
 
 
-def _range_unstated(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
-    """A reference that states its index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``) against an answer
-    that states none: right at best without the range, which the judge weighs (``undecided``)."""
-    rest = tuple(i for i in items if not is_range(i))
+def _range_unstated(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options,
+                    stated: Callable[[Answer], bool] = is_range, what: str = 'an index range') -> Outcome:
+    """A reference that states its index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``), or the condition its
+    value holds under (``\\phi = \\ldots,\\ r > R``), against an answer that states none: right at best
+    without it, which the judge weighs (``undecided``); never ``count_mismatch``, as if the condition were
+    a second answer asked."""
+    rest = tuple(i for i in items if not stated(i))
     if not rest:
-        return rejected('not_equivalent', 'a value for an index range')
+        return rejected('not_equivalent', f'a value for {what}')
     outcome = dispatch(rest[0] if len(rest) == 1 else replace(reference, items=rest), answer, options)
     if outcome.strict:
-        return rejected(UNDECIDED, 'the reference states an index range the answer does not', eed=outcome.eed)
+        return rejected(UNDECIDED, f'the reference states {what} the answer does not', eed=outcome.eed)
     return outcome
+
+
+def _is_condition(item: Answer) -> bool:
+    return isinstance(item, Relation) and item.kind in CONDITIONS
 
 
 def _several_items(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
