@@ -41,7 +41,7 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from ..read.labels import is_label
-from .several import (at_a_point, broken_link, general_definition, indexed_values, named_branches, names_a_point,
+from .several import (at_a_point, broken_link, general_definition, holds_at_point, indexed_values, named_branches,
                       otherwise_branch, specialises, stray_name)
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
@@ -280,8 +280,8 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
 
 def _contradicts(chosen: Answer, item: Answer, options: Options) -> bool:
     """``x'(0) = 2A\\omega`` beside ``x(t) = A\\sin\\omega t``: the answer at a point, stated otherwise than
-    the answer gives it there (:func:`~.several.at_a_point`)."""
-    return names_a_point(chosen, item) and not at_a_point(chosen, item, options)
+    the answer gives it there, checkably (:func:`~.several.holds_at_point`; unchecked, as before, it passes)."""
+    return holds_at_point(chosen, item, options) is False
 
 
 def _undecided_among(reference: Answer, answer: Collection, options: Options) -> Optional[Outcome]:

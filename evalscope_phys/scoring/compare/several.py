@@ -239,23 +239,29 @@ def at_a_point(chosen: Answer, item: Answer, options: Options) -> bool:
     Why: a model restates the initial or boundary conditions its solution meets; they are no second value
     of the quantity asked, though they carry its letter. Only a condition the formula checkably meets is
     one: ``x(0) = 2B`` beside that formula contradicts it and stays a second value."""
+    return holds_at_point(chosen, item, options) is True
+
+
+def holds_at_point(chosen: Answer, item: Answer, options: Options) -> Optional[bool]:
+    """Whether the value ``item`` states at a point (:func:`names_a_point`) is the formula's there: True,
+    False when it checkably is not, None when it cannot be checked (units, an opaque formula, steps)."""
     if not names_a_point(chosen, item) or item.steps:
-        return False
+        return None
     if not (isinstance(chosen.value, Value) and isinstance(item.value, Value)) or chosen.value.unit or item.value.unit:
-        return False
+        return None
     general, point = _AT_POINT_RE.match(chosen.name.strip()), _AT_POINT_RE.match(item.name.strip())
     if len(point.group('primes')) > MAX_POINT_DERIVATIVE:
-        return False
+        return None
     formula, _ = read_expression_safely(chosen.value.latex)
     variable, _ = read_expression_safely(general.group('arg'))
     where, _ = read_expression_safely(point.group('arg'))
     stated, _ = read_expression_safely(item.value.latex)
     if not all(isinstance(e, sympy.Expr) for e in (formula, variable, where, stated)) \
             or not isinstance(variable, sympy.Symbol) or variable not in formula.free_symbols:
-        return False
+        return None
     try:
         there = sympy.diff(formula, variable, len(point.group('primes'))).subs(variable, where)
     except (TypeError, ValueError, AttributeError):
-        return False
-    quiet = replace(options, eed=False, givens=None, tolerance=None)
-    return expressions(stated, there, quiet).strict
+        return None
+    outcome = expressions(stated, there, replace(options, eed=False, givens=None, tolerance=None))
+    return True if outcome.strict else False if outcome.reason == 'not_equivalent' else None
