@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import relations as compare_relations
 from .chains import compare_chains
@@ -42,8 +42,8 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from ..read.labels import is_label
-from .several import (broken_link, general_definition, indexed_values, named_branches, otherwise_branch, specialises,
-                      stray_name)
+from .several import (at_a_point, broken_link, general_definition, holds_at_point, indexed_values, named_branches,
+                      otherwise_branch, specialises, stray_name)
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
 
@@ -279,9 +279,15 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
         named = [i for i in formulas if isinstance(i, Definition) and i.name
                  and same_quantity_name(i.name, reference.name)]
         if len(named) == 1 and not any(_second_value(reference, i, options) or specialises(reference, i, options)
-                                       for i in formulas):
+                                       or _contradicts(named[0], i, options) for i in formulas):
             return named[0]
     return _the_answer_among(reference, formulas, options)
+
+
+def _contradicts(chosen: Answer, item: Answer, options: Options) -> bool:
+    """``x'(0) = 2A\\omega`` beside ``x(t) = A\\sin\\omega t``: the answer at a point, stated otherwise than
+    the answer gives it there, checkably (:func:`~.several.holds_at_point`; unchecked, as before, it passes)."""
+    return holds_at_point(chosen, item, options) is False
 
 
 def _undecided_among(reference: Answer, answer: Collection, options: Options) -> Optional[Outcome]:
@@ -331,6 +337,8 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     matching = [i for i, o in enumerate(outcomes) if o.strict]
     if undecided and not matching:  # the one item the engine cannot decide (with undecided=True)
         matching = [i for i, o in enumerate(outcomes) if o.reason == UNDECIDED]
+        matching = [i for i in matching if not any(_subordinate(reference, formulas[j], formulas[i], options)
+                                                   for j in matching if j != i)]  # omega_0 beside omega_p = f(omega_0)
         if len(matching) > 1:  # several names the engine cannot tie: the one whose value is the reference's
             matching = [i for i in matching if _same_value(reference, formulas[i], options)]
     if len(matching) != 1:
@@ -354,12 +362,33 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             continue  # F = U - TS before F = -kT ln Z: the potential's definition, not a second value
         if stray_name(reference, chosen, item) and defined_value(reference) is None:
             continue  # a/b + c/d = 0 and a: a name the equation writes, split off a sentence
+        if _subordinate(reference, chosen, item, options):
+            continue  # omega_0 = ... beside omega_p = 3A/(2m omega_0); x'(0) = A omega beside x(t) = A sin(omega t)
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked
         if not name_of(reference) and not _uses(chosen, name):
             return None  # beside a bare reference, only a definition the answer itself uses is one
     return chosen
+
+
+def _subordinate(reference: Answer, chosen: Answer, item: Answer, options: Options) -> bool:
+    """An item that serves the chosen answer, though it bears the letter of the quantity asked: a definition
+    of a symbol the answer uses, or the answer at a point where it holds (an initial condition)."""
+    return _defines_a_symbol_of(reference, chosen, item) or at_a_point(chosen, item, options)
+
+
+def _defines_a_symbol_of(reference: Answer, chosen: Answer, item: Answer) -> bool:
+    """Whether ``item`` defines a symbol the chosen answer's value is written in, under a name neither it
+    nor the reference bears (``\\omega_0 = \\ldots`` beside ``\\omega_{\\text{prec}} = \\frac{3A}{2m\\omega_0}``): an
+    input of the answer, not a second value of the quantity asked, though its letter is the same."""
+    name = name_of(item)
+    if not isinstance(item, Definition) or not name or not name_of(chosen):
+        return False
+    if canonical_symbol(name) in {canonical_symbol(n) for n in (name_of(chosen), name_of(reference)) if n}:
+        return False
+    value = chosen.value if isinstance(chosen, Definition) else chosen.right if isinstance(chosen, Relation) else None
+    return value is not None and _uses(value, name)
 
 
 def _same_value(reference: Answer, item: Answer, options: Options) -> bool:
@@ -403,6 +432,9 @@ def _uses(answer: Answer, name: str) -> bool:
 def _several(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
     if any(is_range(i) for i in items) and not any(is_range(i) for i in offered_answers(answer)):
         return _range_unstated(reference, items, answer, options)
+    if any(_is_condition(i) for i in items) and not all(_is_condition(i) for i in items) \
+            and not any(_is_condition(i) for i in offered_answers(answer)):  # phi = ..., r > R against phi = ...
+        return _range_unstated(reference, items, answer, options, _is_condition, 'a condition')
     outcome = _several_items(reference, items, answer, options)
     if outcome.strict:
         return outcome
@@ -428,16 +460,23 @@ def _index_respelt(items: Tuple[Answer, ...], answer: Answer) -> Optional[Answer
     return renamed(answer, theirs[0].left.latex, ours[0].left.latex)
 
 
-def _range_unstated(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:
-    """A reference that states its index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``) against an answer
-    that states none: right at best without the range, which the judge weighs (``undecided``)."""
-    rest = tuple(i for i in items if not is_range(i))
+def _range_unstated(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options,
+                    stated: Callable[[Answer], bool] = is_range, what: str = 'an index range') -> Outcome:
+    """A reference that states its index range (``E_n = \\ldots,\\ n = 1, 2, \\ldots``), or the condition its
+    value holds under (``\\phi = \\ldots,\\ r > R``), against an answer that states none: right at best
+    without it, which the judge weighs (``undecided``); never ``count_mismatch``, as if the condition were
+    a second answer asked."""
+    rest = tuple(i for i in items if not stated(i))
     if not rest:
-        return rejected('not_equivalent', 'a value for an index range')
+        return rejected('not_equivalent', f'a value for {what}')
     outcome = dispatch(rest[0] if len(rest) == 1 else replace(reference, items=rest), answer, options)
     if outcome.strict:
-        return rejected(UNDECIDED, 'the reference states an index range the answer does not', eed=outcome.eed)
+        return rejected(UNDECIDED, f'the reference states {what} the answer does not', eed=outcome.eed)
     return outcome
+
+
+def _is_condition(item: Answer) -> bool:
+    return isinstance(item, Relation) and item.kind in CONDITIONS
 
 
 def _several_items(reference: Answer, items: Tuple[Answer, ...], answer: Answer, options: Options) -> Outcome:

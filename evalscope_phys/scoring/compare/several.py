@@ -215,3 +215,53 @@ def stray_name(reference: Answer, chosen: Answer, item: Answer) -> bool:
         return False
     symbol, _ = read_expression_safely(item.latex)
     return isinstance(symbol, sympy.Symbol) and symbol in _reference_symbols(chosen)
+
+
+_AT_POINT_RE = re.compile(r"^(?P<base>[^()']+?)\s*(?P<primes>'{0,2})\s*(?:\\left)?\(\s*(?P<arg>[^()]+?)\s*(?:\\right)?\)$")
+MAX_POINT_DERIVATIVE = 2
+"""``x''(0)`` at most: a higher derivative at a point is no initial condition a model restates."""
+
+
+def names_a_point(chosen: Answer, item: Answer) -> bool:
+    """Whether ``item`` names the answer ``f(t) = \\ldots`` (or a derivative of it) at a number: ``f(0)``,
+    ``f'(0)``, whatever it states there (:func:`at_a_point` checks that it holds)."""
+    if not (isinstance(chosen, Definition) and isinstance(item, Definition)):
+        return False
+    general, point = _AT_POINT_RE.match(chosen.name.strip()), _AT_POINT_RE.match(item.name.strip())
+    return general is not None and point is not None and not general.group('primes') \
+        and general.group('base') == point.group('base') and is_numeric(point.group('arg'))
+
+
+def at_a_point(chosen: Answer, item: Answer, options: Options) -> bool:
+    """Whether ``item`` is the answer's own value, or its derivative's, at one point of its argument, and
+    holds there (``x(0) = B``, ``x'(0) = A\\omega`` beside ``x(t) = A\\sin\\omega t + B``).
+
+    Why: a model restates the initial or boundary conditions its solution meets; they are no second value
+    of the quantity asked, though they carry its letter. Only a condition the formula checkably meets is
+    one: ``x(0) = 2B`` beside that formula contradicts it and stays a second value."""
+    return holds_at_point(chosen, item, options) is True
+
+
+def holds_at_point(chosen: Answer, item: Answer, options: Options) -> Optional[bool]:
+    """Whether the value ``item`` states at a point (:func:`names_a_point`) is the formula's there: True,
+    False when it checkably is not, None when it cannot be checked (units, an opaque formula, steps)."""
+    if not names_a_point(chosen, item) or item.steps:
+        return None
+    if not (isinstance(chosen.value, Value) and isinstance(item.value, Value)) or chosen.value.unit or item.value.unit:
+        return None
+    general, point = _AT_POINT_RE.match(chosen.name.strip()), _AT_POINT_RE.match(item.name.strip())
+    if len(point.group('primes')) > MAX_POINT_DERIVATIVE:
+        return None
+    formula, _ = read_expression_safely(chosen.value.latex)
+    variable, _ = read_expression_safely(general.group('arg'))
+    where, _ = read_expression_safely(point.group('arg'))
+    stated, _ = read_expression_safely(item.value.latex)
+    if not all(isinstance(e, sympy.Expr) for e in (formula, variable, where, stated)) \
+            or not isinstance(variable, sympy.Symbol) or variable not in formula.free_symbols:
+        return None
+    try:
+        there = sympy.diff(formula, variable, len(point.group('primes'))).subs(variable, where)
+    except (TypeError, ValueError, AttributeError):
+        return None
+    outcome = expressions(stated, there, replace(options, eed=False, givens=None, tolerance=None))
+    return True if outcome.strict else False if outcome.reason == 'not_equivalent' else None

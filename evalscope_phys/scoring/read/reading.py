@@ -146,8 +146,16 @@ def environment_rows(text: str):
     return out
 
 
+#: ``840\,\text{keV and } \hbar\omega = 1``: a unit and the "and" after it in one ``\text{}``
+_UNIT_AND_RE = re.compile(r'\\(text|mbox|textrm)\s*\{\s*([A-Za-z][A-Za-z/^0-9.-]{0,11})\s+and\s*\}')
+
+
 def list_items(text: str) -> List[str]:
-    """The top-level items of a list answer; an environment (a matrix) is never split inside."""
+    """The top-level items of a list answer; an environment (a matrix) is never split inside.
+
+    A unit written in one ``\\text{}`` with the "and" that follows it (``E = 840\\,\\text{keV and } \\hbar\\omega =
+    1\\,\\text{keV}``) ends its item there: read whole, it was one chain, ``E = 1\\,\\text{keV}``."""
+    text = _UNIT_AND_RE.sub(lambda m: f'\\{m.group(1)}{{{m.group(2)}}}\\text{{ and }}', text)
     masked, blocks = _mask_environments(_THOUSANDS_RE.sub(lambda m: m.group(0).replace(',', ''), text))
     if '\n' in masked or '\\\\' in masked:
         chunks = _LINE_BREAK_RE.split(masked)
