@@ -212,12 +212,33 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
     if sampled.worst <= options.rtol:
         return Outcome(False, True, 'within_tolerance', eed_distance(f, g, options), 'the same relation within tolerance',
                        sampled.worst)
+    if positive and _positive_monomial_factor(f, g):
+        return accepted('equivalent', 'the same inequality, multiplied by a positive quantity')
     if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE:
         if _inverted(f, ans_sides):
             return accepted('equivalent_numerically', 'the same equation with both sides inverted')
         if _cross_multiplied(f, g):
             return accepted('equivalent_numerically', 'the same equation, multiplied out')
     return rejected('not_equivalent', 'a different relation', eed=eed_distance(f, g, options))
+
+
+def _positive_monomial_factor(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """Whether ``reference = q \\cdot answer`` with ``q`` a positive number times powers of symbols both
+    inequalities write: ``V_0 d > \\frac{\\hbar^2}{2m}`` is ``V_0 > \\frac{\\hbar^2}{2md}`` for a width ``d``
+    (symbols are positive reals). A sum or a negative factor (``-d``) reverses or changes the inequality."""
+    if sympy.count_ops(reference) + sympy.count_ops(answer) > MAX_NUMERATOR_OPS:
+        return False
+    try:
+        factor = sympy.cancel(reference / answer)
+    except Exception:  # (never seen) SymPy failing on a quotient: no proof
+        return False
+    coefficient, rest = factor.as_coeff_Mul()
+    if not factor.free_symbols or not coefficient.is_positive or rest.is_Add:
+        return False
+    powers = sympy.Mul.make_args(rest)
+    shared = reference.free_symbols & answer.free_symbols
+    return all((p.is_Symbol or p.is_Pow and p.base.is_Symbol and p.exp.is_Rational) for p in powers) \
+        and factor.free_symbols <= shared
 
 
 def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bool:
