@@ -20,7 +20,7 @@ from ..read.latex import LatexError
 from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
 from .quantity_names import same_quantity_name
-from .renamed import CONSTANTS
+from .renamed import CONSTANTS, renamed
 from ..read.relations import is_name
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
@@ -165,6 +165,10 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
         again = _difference_as_written(reference, answer, quiet, convention)
         if again is not None and again.strict:
             return again
+    if outcome.reason == 'not_equivalent' and options.givens is not None:  # U/V = aT^4 for U/V = AT^4: the judge's
+        ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
+        f, g = ref_sides[1] - ref_sides[0], ans_sides[1] - ans_sides[0]
+        return renamed(f, g, options, outcome) if f != -g else outcome
     return outcome
 
 
