@@ -42,8 +42,8 @@ from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTUR
                       ReferenceUnreadable, accepted, rejected, strict_if_readable)
 from ..read.reading import read_answer
 from ..read.labels import is_label
-from .several import (at_a_point, broken_link, general_definition, holds_at_point, indexed_values, named_branches,
-                      otherwise_branch, specialises, stray_name)
+from .several import (at_a_point, broken_link, general_definition, general_formula, holds_at_point, indexed_values,
+                      named_branches, otherwise_branch, specialises, stray_name)
 from ..read.trailing_units import is_numeric
 from ..read.words import NUMBER_WORDS, word_relation
 
@@ -277,7 +277,7 @@ def _one_of_list(reference: Answer, answer: Collection, options: Options) -> Opt
         return formulas[0]
     if isinstance(reference, Definition) and reference.name:
         named = [i for i in formulas if isinstance(i, Definition) and i.name
-                 and same_quantity_name(i.name, reference.name)]
+                 and same_quantity_name(i.name, reference.name) and not general_formula(reference, None, i)]
         if len(named) == 1 and not any(_second_value(reference, i, options) or specialises(reference, i, options)
                                        or _contradicts(named[0], i, options) for i in formulas):
             return named[0]
@@ -364,6 +364,8 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
             continue  # a/b + c/d = 0 and a: a name the equation writes, split off a sentence
         if _subordinate(reference, chosen, item, options):
             continue  # omega_0 = ... beside omega_p = 3A/(2m omega_0); x'(0) = A omega beside x(t) = A sin(omega t)
+        if general_formula(reference, chosen, item):
+            continue  # v(theta) = ... beside v_c = ...: the formula whose value at one point is asked
         name = name_of(item)
         if not name or base_symbol(name).lower() in names:
             return None  # a bare value or a second candidate for the quantity asked

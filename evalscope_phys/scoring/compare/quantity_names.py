@@ -52,7 +52,15 @@ def name_key(name: str) -> str:
         if unwrapped == key:
             break
         key = unwrapped
-    return key
+    key = _ORDER_FIRST_RE.sub(r'\1\3\2', key)  # E^{(1)}_0 is E_0^{(1)}
+    return _STAGE_RE.sub(r'\1_\2\3', key)  # d_i^{(1)} is d_{i1}: stage 1's image distance
+
+
+#: an order label written before a subscript (``E^{(1)}_0``): the scripts in the usual order
+_ORDER_FIRST_RE = re.compile(r'^(.+?)(\^\{\([A-Za-z0-9]+\)\})(_(?:\{[^{}]*\}|\\?[A-Za-z0-9]+|[-+]|\\pm|\\mp))$')
+#: one letter, a one-letter subscript and a one-digit order (``d_i^{(1)}``): the stage written into the
+#: subscript (``d_{i1}``) names it too; never without a subscript (``E^{(1)}`` is no ``E_1``, a level)
+_STAGE_RE = re.compile(r'^([A-Za-z])_([A-Za-z])\^\{\((\d)\)\}$')
 
 
 def same_quantity_name(a: str, b: str) -> bool:

@@ -21,6 +21,9 @@ from .values import eed_distance, one_fraction, read_expression, read_expression
 from ..read.latex import LatexError
 from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
+from .quantity_names import same_quantity_name
+from .renamed import CONSTANTS, renamed
+from ..read.relations import is_name
 
 SYMMETRIC = frozenset({'=', '!=', 'approx', 'sim', 'equiv'})
 """Relations whose sides may be swapped."""
@@ -50,6 +53,8 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
                 strict_if_readable(lambda: _sides(reference, answer, options, swapped=False)):
             # v_f \to v_0 for v_f = v_0: right if the question asks for a limit, which the engine cannot tell
             return rejected(UNDECIDED, f'the same sides, {answer.kind} for {reference.kind}: a limit or a value', eed=None)
+        if reference.kind == 'propto' and answer.kind in EQUALITY_LIKE:
+            return _propto(reference, answer, options, equation=True)  # u = a T^4 for u \propto T^4
         return rejected('not_equivalent', f'{answer.kind} for {reference.kind}')
     side_by_side = _sides(reference, answer, options, swapped=False)
     if side_by_side.strict:
@@ -229,6 +234,10 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
         again = _difference_as_written(reference, answer, quiet, convention)
         if again is not None and again.strict:
             return again
+    if outcome.reason == 'not_equivalent' and options.givens is not None:  # U/V = aT^4 for U/V = AT^4: the judge's
+        ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
+        f, g = ref_sides[1] - ref_sides[0], ans_sides[1] - ans_sides[0]
+        return renamed(f, g, options, outcome) if f != -g else outcome
     return outcome
 
 
@@ -281,12 +290,33 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
     if sampled.worst <= options.rtol:
         return Outcome(False, True, 'within_tolerance', eed_distance(f, g, options), 'the same relation within tolerance',
                        sampled.worst)
+    if positive and _positive_monomial_factor(f, g):
+        return accepted('equivalent', 'the same inequality, multiplied by a positive quantity')
     if reference.kind in EQUALITY_LIKE and answer.kind in EQUALITY_LIKE:
         if _inverted(f, ans_sides):
             return accepted('equivalent_numerically', 'the same equation with both sides inverted')
         if _cross_multiplied(f, g):
             return accepted('equivalent_numerically', 'the same equation, multiplied out')
     return rejected('not_equivalent', 'a different relation', eed=eed_distance(f, g, options))
+
+
+def _positive_monomial_factor(reference: sympy.Expr, answer: sympy.Expr) -> bool:
+    """Whether ``reference = q \\cdot answer`` with ``q`` a positive number times powers of symbols both
+    inequalities write: ``V_0 d > \\frac{\\hbar^2}{2m}`` is ``V_0 > \\frac{\\hbar^2}{2md}`` for a width ``d``
+    (symbols are positive reals). A sum or a negative factor (``-d``) reverses or changes the inequality."""
+    if sympy.count_ops(reference) + sympy.count_ops(answer) > MAX_NUMERATOR_OPS:
+        return False
+    try:
+        factor = sympy.cancel(reference / answer)
+    except Exception:  # (never seen) SymPy failing on a quotient: no proof
+        return False
+    coefficient, rest = factor.as_coeff_Mul()
+    if not factor.free_symbols or not coefficient.is_positive or rest.is_Add:
+        return False
+    powers = sympy.Mul.make_args(rest)
+    shared = reference.free_symbols & answer.free_symbols
+    return all((p.is_Symbol or p.is_Pow and p.base.is_Symbol and p.exp.is_Rational) for p in powers) \
+        and factor.free_symbols <= shared
 
 
 def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bool:
@@ -348,15 +378,48 @@ def _reaction(reference: Relation, answer: Relation, options: Options) -> Option
     return accepted('equivalent', 'the same particles')
 
 
-def _propto(reference: Relation, answer: Relation, options: Options) -> Outcome:
-    left = compare.dispatch(reference.left, answer.left, options)
+def _propto(reference: Relation, answer: Relation, options: Options, equation: bool = False) -> Outcome:
+    """``X \\propto f`` against ``X' \\propto g`` (or, with ``equation``, ``X' = g``): the left sides name one
+    quantity (``\\langle N\\rangle`` is ``\\overline{N}``; another name is the judge's when the rest holds) and
+    ``g/f`` is a constant. A factor in symbols of the reference's ``f`` is another dependence; a factor in
+    constants of nature (``u = \\frac{\\pi^2 k^4}{15\\hbar^3c^3} T^4``) states the proportionality with its
+    constant; a factor in other symbols (``b T^4``, ``V T^4``) may or may not be constant: undecided."""
+    different = '= for propto' if equation else 'a different proportionality'
     ref_sides, ans_sides = _side_expressions(reference, True), _side_expressions(answer, False)
-    if not left.strict or ref_sides is None or ans_sides is None:
-        return rejected('not_equivalent', 'a different proportionality')
-    sampled = numeric.proportional(ref_sides[1], ans_sides[1], positive=False)
-    if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL:
+    if ref_sides is None or ans_sides is None:
+        return rejected('not_equivalent', different)
+    renamed = ''
+    if not compare.dispatch(reference.left, answer.left, options).strict:
+        names = (reference.left.latex, answer.left.latex)
+        if not all(is_name(n) for n in names):
+            return rejected('not_equivalent', different)
+        if not same_quantity_name(*names):
+            renamed = f'{names[1]} for {names[0]}: another quantity named'
+    f, g = ref_sides[1], ans_sides[1]
+    sampled = numeric.proportional(f, g, positive=False)
+    if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL and not (equation and g.free_symbols - f.free_symbols):
+        if renamed:
+            return rejected(UNDECIDED, renamed, eed=None)
         return accepted('equivalent_numerically', 'proportional to the same expression')
-    return rejected('not_equivalent', 'proportional to another expression')
+    factor = _factor(f, g)
+    if factor is None or factor.free_symbols & f.free_symbols:
+        return rejected('not_equivalent', 'proportional to another expression' if not equation else different)
+    if renamed:
+        return rejected(UNDECIDED, renamed, eed=None)
+    if all(s.name in CONSTANTS for s in factor.free_symbols):
+        return accepted('equivalent', 'the proportionality with its constant stated')
+    return rejected(UNDECIDED, 'proportional up to a factor in other symbols: a constant or not, for the judge', eed=None)
+
+
+def _factor(reference: sympy.Expr, answer: sympy.Expr) -> Optional[sympy.Expr]:
+    """``answer / reference`` when it is a nonzero product (no sum), else None (small sides only: cost)."""
+    if sympy.count_ops(reference) + sympy.count_ops(answer) > MAX_NUMERATOR_OPS or reference == 0:
+        return None
+    try:
+        factor = sympy.cancel(answer / reference)
+    except Exception:  # (never seen) SymPy failing on a quotient: no factor
+        return None
+    return None if factor == 0 or factor.is_Add or special_symbols(factor) else factor
 
 
 def compare_intervals(reference: Interval, answer: Answer, options: Options) -> Outcome:

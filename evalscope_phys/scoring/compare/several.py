@@ -265,3 +265,31 @@ def holds_at_point(chosen: Answer, item: Answer, options: Options) -> Optional[b
         return None
     outcome = expressions(stated, there, replace(options, eed=False, givens=None, tolerance=None))
     return True if outcome.strict else False if outcome.reason == 'not_equivalent' else None
+
+
+_FUNCTION_NAME_RE = re.compile(r'^(?P<name>.+?)\s*(?:\\left)?\(\s*(?P<argument>\\?[A-Za-z]+(?:_\{?\w+\}?)?)\s*(?:\\right)?\)$')
+
+
+def general_formula(reference: Answer, chosen: Optional[Answer], item: Answer) -> bool:
+    """Whether ``item`` is the general formula of which the reference asks one value: ``v(\\theta) =
+    \\sqrt{2gR(1-\\cos\\theta)}`` beside ``v_c = \\sqrt{2gR/3}`` for ``v = \\sqrt{2gR/3}``. The item names a
+    function of an argument its value writes, and neither the reference's value nor the ``chosen`` one
+    (None: not yet chosen) writes that argument (they are its value at one point); ``v(\\theta)`` against
+    a reference in ``\\theta`` is the answer itself, and a bare second name stays a second candidate."""
+    if not isinstance(item, Definition) or item.steps or not isinstance(item.value, Value):
+        return False
+    m = _FUNCTION_NAME_RE.match(item.name.strip())
+    if m is None:
+        return False
+    if chosen is not None and (not isinstance(chosen, Definition) or not isinstance(chosen.value, Value)
+                               or _FUNCTION_NAME_RE.match(chosen.name.strip())):
+        return False
+    argument, _ = read_expression_safely(m.group('argument'))
+    general, _ = read_expression_safely(item.value.latex)
+    if not isinstance(argument, sympy.Symbol) or not isinstance(general, sympy.Expr) \
+            or argument not in general.free_symbols or argument in _reference_symbols(reference):
+        return False
+    if chosen is None:
+        return True
+    asked, _ = read_expression_safely(chosen.value.latex)
+    return isinstance(asked, sympy.Expr) and argument not in asked.free_symbols

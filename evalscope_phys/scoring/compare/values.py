@@ -141,6 +141,9 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
     if not outcome.strict and outcome.reason != 'dimension_mismatch' and _may_write_constants(texts):
         outcome = _in_natural_units(ref_expr, converted, reference.unit is not None or answer.unit is not None,
                                     options, unit_reason, outcome)
+    if not outcome.strict and options.givens is not None:
+        from .renamed import renamed
+        outcome = renamed(ref_expr, converted, options, outcome)
     if unit_reason == 'missing_unit' and outcome.lenient:
         return Outcome(False, True, 'missing_unit', 0.0, 'right number, no unit', outcome.error)
     if unit_reason == 'extra_unit' and outcome.lenient and not ref_expr.free_symbols \

@@ -230,6 +230,7 @@ class _Rewriter:
     def symbol(self, base: str) -> None:
         """Emit one symbol whose base name is ``base``, absorbing primes, subscript and a function argument."""
         name = base
+        order = ''
         while True:
             nxt = self.peek(skip_ws=False)
             if nxt == ('ws', ' ') and self.peek() in (('chr', '_'), ('chr', "'")):
@@ -255,12 +256,16 @@ class _Rewriter:
             elif nxt == ('chr', '^') and self._sign_superscript():
                 self.take(False)
                 name += '^' + {'+': 'plus', '-': 'minus'}[plain_text(self.take_argument())]
+            elif nxt == ('chr', '^') and not order and self._order_superscript():
+                self.take(False)
+                order = '^order' + _name(plain_text(self.take_argument()))
             elif nxt == ('chr', '^') and self._is_decoration_superscript():
                 self.take(False)
                 arg = plain_text(self.take_argument())
                 name += 'prime' * max(1, arg.count('prime')) if 'prime' in arg else 'star'
             else:
                 break
+        name += order  # E^{(1)}_0 and E_0^{(1)} alike
         argument = self._function_argument_list()
         if argument is not None:
             name = 'fn:%s(%s)' % (name, argument)
@@ -345,6 +350,17 @@ class _Rewriter:
             inner = inner + ([self.tokens[self.i + 2]] if self.i + 2 < len(self.tokens) else [])
         text = plain_text(inner)
         return bool(re.fullmatch(r'[A-Za-z]{1,12}', text))
+
+    def _order_superscript(self) -> bool:
+        """``E^{(1)}``, ``\\psi^{(0)}``, ``x^{(n)}``: one number or letter in parentheses raised over a name
+        is an order (of perturbation, of a derivative, of an iteration), part of the name; nobody writes a
+        power in parentheses, and reading it as one made ``E^{(1)}`` the energy itself and ``\\psi^{(0)}`` 1."""
+        raised = self._raised()
+        if raised is None or raised[0] != 'grp':
+            return False
+        inner = raised[1]
+        return len(inner) == 3 and inner[0] == ('chr', '(') and inner[2] == ('chr', ')') and (
+            inner[1][0] == 'num' and inner[1][1].isdigit() or inner[1][0] == 'chr' and inner[1][1].isalpha())
 
     def _zero_superscript(self) -> bool:
         """``\\pi^0``, ``K^{0}``, ``x^0``: a zero raised over a name labels it (a neutral particle, a

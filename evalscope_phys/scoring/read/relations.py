@@ -33,7 +33,7 @@ IMPLIES = ('\\Rightarrow', '\\implies', '\\Longrightarrow', '\\therefore')
 
 _NAME_RE = re.compile(r"^\s*(\\[Dd]elta\s*)?(\\(vec|mathbf|boldsymbol|bm|hat|bar|tilde|dot|ddot|overline|overrightarrow|mathcal)"
                       r"\s*\{[^{}]*\}|\\[A-Za-z]+|[A-Za-z])\s*(_\s*(\{[^{}]*(\{[^{}]*\}[^{}]*)*\}|\\?[A-Za-z0-9]+|[-+]))?"
-                      r"\s*(\^\s*\{?\s*(\\prime|\*|')+\s*\}?|')*\s*((\\left)?\s*\([^()]*(\\right)?\s*\))?\s*$")
+                      r"\s*(\^\s*\{?\s*(\\prime|\*|')+\s*\}?|\^\s*\{\s*\(\s*(\d+|[A-Za-z])\s*\)\s*\}|')*\s*((\\left)?\s*\([^()]*(\\right)?\s*\))?\s*$")
 
 
 _NOT_NAMES = frozenset({'\\frac', '\\sqrt', '\\pi', '\\infty', '\\sin', '\\cos', '\\tan', '\\exp', '\\ln', '\\log'})
