@@ -80,9 +80,8 @@ def compare_relation(reference: Relation, answer: Answer, options: Options) -> O
     return difference
 
 
-NOTATION_SYMBOLS = frozenset({'c', 'hbar', 'k', 'lambda'})
-"""Symbols a notation rule may rewrite into others (natural units, the wave number); with ``gamma``,
-``beta`` and ``tau`` (and their subscripted forms: the Lorentz factor, the thermal conventions)."""
+NATURAL_UNITS = frozenset({'c', 'hbar'})
+"""Constants natural units set to 1: ``E = p`` may be ``E = pc``, so they are no symbol an equation needs."""
 
 
 def as_equation_may_decide(reference: Definition, answer: Definition, options: Options) -> bool:
@@ -91,20 +90,22 @@ def as_equation_may_decide(reference: Definition, answer: Definition, options: O
     half the comparisons of a multi-part answer, and it can only decide when the symbols allow it:
 
     * ``a - X`` depends on every symbol of ``a`` (a name not in its own value), so it can be a multiple of
-      ``b - Y`` (as written, over a common denominator, or inverted) only if each name's symbols occur in
-      the other equation: ``v_c = 2u`` is never ``v = 2u``'s equation;
+      ``b - Y`` (as written, over a common denominator, or inverted), or its sides the other's, only if
+      each name's symbols occur in the other equation: ``v_c = 2u`` is never ``v = 2u``'s equation;
     * with one name on both sides (not in the values), the two equations are one exactly when the values
       are, which the value route decides.
 
-    True (try it) whenever a rule could rewrite the symbols: a name in its own value (``x = 1 - x``), an
-    alias (:mod:`.aliases`), a convention or natural units (:data:`NOTATION_SYMBOLS`), or a symbol the
-    question or the answer defines or gives; and when a side cannot be read."""
+    ``c`` and ``\\hbar`` are left out of the symbols (natural units). True (try it) whenever another rule
+    could rewrite them: a name in its own value (``x = 1 - x``), an alias (:mod:`.aliases`), a convention
+    of :mod:`.conventions` (a Lorentz factor beside a speed, a thermal ``\\beta`` or ``\\tau``, a wave number
+    beside a wavelength), a symbol the question or the answer defines or gives; and when a side cannot be
+    read or has a unit that may be symbols (``4\\,mg``)."""
     symbols = _definition_symbols(reference, answer)
     if symbols is None:
         return True
-    a, x, b, y = symbols
+    a, x, b, y = (s - NATURAL_UNITS for s in symbols)
     every = a | x | b | y
-    if a & x or b & y or any(s in NOTATION_SYMBOLS or s.startswith(('gamma', 'beta', 'tau')) for s in every):
+    if a & x or b & y or _convention_may_apply(every):
         return True
     if options.givens is not None and every & _defined(options.givens):
         return True
@@ -117,13 +118,23 @@ def as_equation_may_decide(reference: Definition, answer: Definition, options: O
     return b <= a | x and a <= b | y
 
 
+def _convention_may_apply(symbols: FrozenSet[str]) -> bool:
+    """Whether a rule of :mod:`.conventions` may rewrite one of ``symbols`` (see there for when each applies)."""
+    if symbols & {'beta', 'tau'}:
+        return True  # thermal: beta = 1/kT, tau = kT
+    if 'k' in symbols and 'lambda' in symbols:
+        return True  # the wave number
+    return any(s.startswith('gamma') and 'beta' + s[len('gamma'):] in symbols for s in symbols)  # Lorentz
+
+
 def _definition_symbols(reference: Definition, answer: Definition) -> Optional[Tuple[FrozenSet[str], ...]]:
-    """The symbol names of ``a``, ``X``, ``b`` and ``Y``, or None when one cannot be read or has a unit."""
+    """The symbol names of ``a``, ``X``, ``b`` and ``Y`` (a value's number without its unit), or None when
+    one cannot be read or has a plain unit (letters that may be read as symbols)."""
     out = []
     for text, is_reference in ((reference.name, True), (reference.value, True), (answer.name, False),
                                (answer.value, False)):
         if isinstance(text, Value):
-            if text.unit is not None:
+            if text.unit is not None and text.unit.plain:
                 return None
             text = text.latex
         elif not isinstance(text, str):

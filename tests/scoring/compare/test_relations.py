@@ -40,6 +40,11 @@ EQUATION_ROUTE_CASES = [
      'a symbol the question defines'),
     ('v', r'\frac{\left(', 'v', '2u', '', True, 'a side the engine cannot read: try it'),
     ('v_c', '2u', 'v', '2u', '', False, 'another name, in neither equation: never one equation'),
+    ('E', 'pc', 'p', 'E', '', True, 'natural units: c is no symbol the equation needs'),
+    ('k', r'\frac{2\pi}{\lambda}', 'n', r'\frac{k\lambda}{2\pi}', '', True, 'a wave number beside a wavelength'),
+    ('Z', r'e^{-\beta E}', 'Z', r'e^{-E/kT}', '', True, 'a thermal beta may be 1/kT'),
+    ('E_1', r'\hbar\omega', 'E_2', r'\hbar\omega', '', False, 'another name: hbar alone is no link'),
+    (r'\gamma_1', '2', 'p_1', r'\gamma_1 m', '', False, 'a Lorentz factor with no speed beside it is a symbol'),
     ('T', '2mg', 'T', 'mg', '', False, 'one name on both sides: the values decide'),
     ('F', 'ma', 'P', 'ma', 'A block of mass $m$ accelerates.', False, 'another name, the question defines neither'),
 ]
