@@ -228,7 +228,9 @@ def pair(references: Sequence[Answer], pieces: List[Piece], groups: Dict[str, An
             continue
         answer = pieces[items[0]].answer if len(items) == 1 else \
             Collection('list', tuple(pieces[j].answer for j in items))
-        known = seen.get((i, items[0])) if len(items) == 1 and not options.eed else None
+        known = seen.get((i, items[0])) if len(items) == 1 else None
+        if known is not None and options.eed:
+            known = _with_full_score(known)
         outcome, why = (known, '') if known is not None else _compare(compare, reference, answer, options)
         if outcome is None:
             unreadable[i] = why
@@ -470,6 +472,16 @@ def _reference_labels(labels: Sequence[str], n: int, groups: Dict[str, Answer]) 
             return [str(o) for o in orders]
     if groups and len(groups) == n and set(groups) == {str(i) for i in range(n)}:
         return [str(i) for i in range(n)]
+    return None
+
+
+def _with_full_score(outcome: Outcome) -> Optional[Outcome]:
+    """The table's outcome (compared without EED) as the verdict with EED, where that is known without
+    comparing again: a strict outcome of one answer scores 100, but a number accepted at the digits the
+    reference states keeps the official distance (``numeric_match``: compared again); None otherwise (a
+    rejection's distance depends on how it was reached)."""
+    if outcome.strict and not outcome.parts and outcome.reason != 'numeric_match':
+        return replace(outcome, eed=100.0)
     return None
 
 

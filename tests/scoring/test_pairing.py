@@ -67,3 +67,26 @@ PLUS_MINUS = [
 def test_plus_minus_piece_answers_two_parts(references, response, strict):
     verdict = score_answer(references, response, multiple='ordered')
     assert [bool(p.strict) for p in verdict.parts] == strict
+
+
+# The verdict with EED is the table's where the score is known: strict parts score 100, but a number
+# accepted at the digits the reference states keeps the official distance (it is compared again).
+# (references, response, each part's (strict, EED))
+EED_AFTER_THE_TABLE = [
+    ([r'v = 2gh', r'T = 3mg'], r'$\boxed{T = 3mg}$ and $\boxed{v = 2gh}$', [(True, 100.0), (True, 100.0)]),
+    ([r'v = 2gh', r'E = 236\,\text{MeV}'], r'$\boxed{v = 2gh}$, $\boxed{E \approx 235.7\,\text{MeV}}$',
+     [(True, 100.0), (True, 0.0)]),
+    ([r'v = 2gh', r'T = 3mg'], r'$\boxed{v = 2gh}$, $\boxed{T = 3g}$', [(True, 100.0), (False, None)]),
+]
+
+
+@pytest.mark.parametrize('references, response, parts', EED_AFTER_THE_TABLE)
+def test_each_parts_eed_is_the_one_a_fresh_comparison_gives(references, response, parts):
+    verdict = score_answer(references, response, multiple='unordered')
+    got = [(p.strict, p.eed) for p in verdict.parts]
+    assert [s for s, _ in got] == [s for s, _ in parts]
+    for (strict, eed), (_, expected) in zip(got, parts):
+        if expected is not None:
+            assert eed == expected
+        else:
+            assert eed is not None and eed < 100.0
