@@ -8,6 +8,7 @@ costs one pass, not one pass per opening.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
 def command_end(text: str, i: int) -> int:
@@ -113,19 +114,22 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
 
     ``after_stray_closer=False`` stops splitting once a closer has no opener (a ket's ``\\rangle``):
     relations are then not read, so a ket answer stays for the judge instead of being read as letters."""
-    commands = {s[1:] for s in separators if _is_command(s)}
-    literals = sorted((s for s in separators if not _is_command(s)), key=len, reverse=True)
+    commands, literals, firsts, next_mark = _split_plan(tuple(separators))
     parts, found, depth, start, i, n = [], [], 0, 0, 0, len(text)
     while i < n:
+        mark = next_mark(text, i)  # nothing between here and the next mark splits or nests
+        if mark is None:
+            break
+        i = mark.start()
         top = depth == 0 or (depth < 0 and after_stray_closer)
-        if top and literals:
+        c = text[i]
+        if top and c in firsts:
             hit = next((s for s in literals if text.startswith(s, i)), None)
             if hit:
                 parts.append(text[start:i])
                 found.append(hit)
                 start = i = i + len(hit)
                 continue
-        c = text[i]
         if c == '\\':
             j = command_end(text, i)
             name = text[i + 1:j]
@@ -149,6 +153,18 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
         i += 1
     parts.append(text[start:])
     return parts, found
+
+
+@lru_cache(maxsize=256)
+def _split_plan(separators: Tuple[str, ...]):
+    """The command names and literals to split on (longest first), the literals' first characters, and
+    the search for the next character that may split or nest (a backslash, a bracket, a literal's
+    first character): the scan jumps over the rest, which is most of any text (cost)."""
+    commands = frozenset(s[1:] for s in separators if _is_command(s))
+    literals = tuple(sorted((s for s in separators if not _is_command(s)), key=len, reverse=True))
+    firsts = frozenset(s[0] for s in literals)
+    marks = set('\\{([})]') | firsts
+    return commands, literals, firsts, re.compile('[%s]' % ''.join(re.escape(c) for c in sorted(marks))).search
 
 
 def boxed_spans(text: str) -> List[Tuple[int, int, int]]:
