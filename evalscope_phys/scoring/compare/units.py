@@ -26,6 +26,7 @@ _REPLACEMENTS = (
     (r'\^\s*\{?\s*\\circ\s*\}?\s*C\b|°\s*C\b|\\degree\s*C\b', 'degC'),
     (r'\^\s*\{?\s*\\circ\s*\}?\s*F\b|°\s*F\b', 'degF'),
     (r'\^\s*\{?\s*\\circ\s*\}?|\\circ|°|\\degree', 'degree'),
+    (r"''|\^\s*\{\s*\\prime\s*\\prime\s*\}", 'arcsecond'), (r"'|\^\s*\{?\s*\\prime\s*\}?", 'arcminute'),
     (r'\\%|%', 'percent'), (r'\\(mu|micro)\s*|μ|µ', 'MICRO'), (r'\\hbar', 'hbar'),
 )
 _WORD_ALIASES = {'G': 'G_si', 'AU': 'AU_', 'sec': 's', 'secs': 's', 'hr': 'hour', 'hrs': 'hour',
@@ -86,6 +87,7 @@ def latex_unit_to_pint(text: str, drop_note: bool = False) -> Optional[str]:
     s = re.sub(r'(?i)\bdegrees?\s+(celsius|centigrade)\b', 'degC', s)
     s = re.sub(r'(?i)\bdegrees?\s+fahrenheit\b', 'degF', s)
     s = re.sub(r'(?i)\bkelvins?\b', 'K', s)
+    s = re.sub(r'(?i)\barc\s*-?\s*(sec|min)(?:ond|ute)?s?\b', lambda m: 'arc%s' % m.group(1).lower(), s)
     s = re.sub(r'\{\s*([A-Za-zÅΩ°%\\ ]+?)\s*\}', r' \1 ', s)  # {m} -> m (exponent braces stay)
     for pattern, replacement in _REPLACEMENTS:
         s = re.sub(pattern, ' %s ' % replacement, s)

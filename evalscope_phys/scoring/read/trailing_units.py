@@ -29,6 +29,10 @@ _PLAIN_UNIT_RE = re.compile(r'(?:\\(?:mu|micro)\s*)?(?:\\Omega|\\AA|[A-Za-zΩÅ�
 _PLAIN_UNIT_START_RE = re.compile(r'(?:(?<=\d)(?![eE][+-]?\d)|\s+|\\,|~|\*)(?=\\mu|\\micro|\\Omega|\\AA|[A-Za-zΩÅ°])')
 
 
+#: minutes and seconds of arc written as primes after a number (``3.31'``, ``12''``, ``5^{\prime}``)
+_ARC_PRIMES_RE = re.compile(r"(?:''?|\^\s*\{?\s*\\prime\s*\}?|\^\s*\{\s*\\prime\s*\\prime\s*\})$")
+
+
 MAX_UNIT_CHARS = 200
 """A unit is looked for in this many final characters of a value (keeps the search linear)."""
 
@@ -44,6 +48,10 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
     """``(value, unit)``: a trailing unit split off when it is a unit (known, or a word after a number)."""
     from ..compare.units import parse_unit, plain_word_is_unit
     text = text.strip()
+    if text.endswith(("'", 'prime', 'prime}', "'}")):
+        arc = _arc_primes(text)
+        if arc is not None:
+            return arc
     window = max(0, len(text) - MAX_UNIT_CHARS)
     for m in _UNIT_GROUP_RE.finditer(text, window):
         value, unit = text[:m.start()].strip(), text[m.start():].strip()
@@ -64,6 +72,16 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
                 and not _single_letters(unit) and parse_unit(unit) is not None and plain_word_is_unit(unit):
             return value, Unit(unit, plain=True)
     return text, None
+
+
+def _arc_primes(text: str) -> Optional[Tuple[str, Unit]]:
+    """``3.31'`` is 3.31 minutes of arc and ``12''`` 12 seconds of arc: after a plain number a prime is a
+    unit (after a symbol, ``x'``, it stays part of the name). None when the primes follow no plain number."""
+    m = _ARC_PRIMES_RE.search(text)
+    value = text[:m.start()].strip() if m else ''
+    if not value or not is_numeric(value) or not re.search(r'\d\s*$', value):
+        return None
+    return value, Unit(m.group(0), plain=False)
 
 
 def _single_letters(unit: str) -> bool:
