@@ -23,7 +23,7 @@ from ..read.definitions import Givens
 BOLTZMANN = ('k', 'k_B')
 
 
-def _problem_names(givens: Optional[Givens]) -> Set[str]:
+def problem_names(givens: Optional[Givens]) -> Set[str]:
     """Names the problem defines, gives a value or gives two meanings: a convention never rewrites them."""
     if givens is None:
         return set()
@@ -32,7 +32,7 @@ def _problem_names(givens: Optional[Givens]) -> Set[str]:
 
 def thermal(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Givens]) -> Optional[Tuple]:
     """``(reference, answer, names)`` with one side rewritten in the other's thermal notation, or None."""
-    defined = _problem_names(givens)
+    defined = problem_names(givens)
     sides = [reference, answer]
     names = [{s.name: s for s in side.free_symbols} for side in sides]
     for i in (0, 1):
@@ -63,7 +63,7 @@ def lorentz(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Givens])
     the question writes ``\\beta_s`` too, and the problem does not define or give ``\\gamma_s`` (a speed it
     gives, ``\\beta_1 = 0.8``, is still a speed).
     """
-    defined = _problem_names(givens)
+    defined = problem_names(givens)
     sides = [reference, answer]
     names = [{s.name: s for s in side.free_symbols} for side in sides]
     for i in (0, 1):
@@ -101,7 +101,7 @@ def wave_number(reference: sympy.Expr, answer: sympy.Expr, givens: Optional[Give
     text = givens.question_text.lower()
     if not (givens.mentions('lambda') or any(w in text for w in _WAVE_WORDS)):
         return None
-    defined = _problem_names(givens)
+    defined = problem_names(givens)
     if 'k' in defined or givens.mentions('k'):
         return None
     sides = [reference, answer]

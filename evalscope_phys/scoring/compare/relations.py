@@ -16,7 +16,7 @@ from ..answer import Answer, Collection, Definition, Interval, Relation, Value, 
 from ..read.definitions import Givens
 from .aliases import with_aliases
 from .quantity_names import same_quantity_name
-from .conventions import lorentz, wave_number
+from .conventions import lorentz, problem_names, wave_number
 from .values import eed_distance, one_fraction, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from ..read.notation import particles
@@ -154,8 +154,7 @@ def _definition_symbols(reference: Definition, answer: Definition) -> Optional[T
 
 def _defined(givens: Givens) -> FrozenSet[str]:
     """Names the question or the answer defines, gives a value or gives two meanings."""
-    return frozenset({n for n, _ in givens.definitions} | {n for n, _, _ in givens.values} | set(givens.conflicting)
-                     | {n for n, _ in givens.answer})
+    return frozenset(problem_names(givens) | {n for n, _ in givens.answer})
 
 
 def _same_left_side(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
