@@ -5,6 +5,7 @@ forkserver imports); the pool only decides which worker a call goes to and when 
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import multiprocessing
 import os
@@ -31,6 +32,10 @@ SHUTDOWN_GRACE = 2.0
 """Seconds a worker gets to exit after the stop message before it is killed."""
 WORKER_NAME = 'evalscope-phys-scoring'
 """Process name of our workers; the one name whose start skips the caller's ``__main__``."""
+SYMPY_CACHE_ENTRIES = '20000'
+"""SymPy's construction cache in a scoring process (SymPy's default is 1000), see :func:`larger_sympy_cache`."""
+COLLECT_EVERY = (5000, 10, 10)
+"""A worker's garbage-collector thresholds (Python's default is ``(700, 10, 10)``), see :func:`fewer_collections`."""
 
 
 def error_reason(exc: BaseException) -> str:
@@ -46,7 +51,9 @@ def _worker_main(conn: Any, memory_limit: int, preload: List[str]) -> None:
     except (ImportError, ValueError, OSError):
         pass
     one_blas_thread()  # before warm_up imports numpy under spawn; forked workers inherit the server's
+    larger_sympy_cache()
     warm_up(preload)  # no-ops when forked from the warmed forkserver; the real work under spawn
+    fewer_collections()
     conn.send(('ready', os.getpid()))
     while True:
         try:
@@ -255,6 +262,31 @@ def one_blas_thread() -> None:
     """
     for name in BLAS_THREADS_ENV:
         os.environ[name] = '1'
+
+
+def larger_sympy_cache() -> None:
+    """Have SymPy keep 20,000 constructed expressions instead of 1,000 (unless the user set
+    ``SYMPY_CACHE_SIZE``). Read once, when SymPy is imported, so called before that.
+
+    Why: a job builds the same sub-expressions again and again (a reference against every piece, each
+    side of a relation both ways, the same sample of a definition), and 1,000 entries do not hold one
+    multi-part job's. 2-3% less CPU on the 999 Yale jobs (two copies run at once, one per core, three
+    rounds), about 13 MiB more per worker, and the same outputs: the cache returns what construction
+    would have built."""
+    os.environ.setdefault('SYMPY_CACHE_SIZE', SYMPY_CACHE_ENTRIES)
+
+
+def fewer_collections() -> None:
+    """Leave the warmed-up modules out of the garbage collector's scans, and scan less often.
+
+    Why: scoring allocates millions of short-lived SymPy objects, and every full collection walked the
+    ~350,000 objects of SymPy, pint and their caches again: 1.1 s of CPU over the 999 Yale jobs (6%),
+    0.36 s with this (``gc.callbacks`` timing in one process). Nothing of the warm-up is garbage, so
+    freezing it loses nothing; a larger first threshold keeps at most a few thousand more young
+    objects between collections. Verdicts cannot change: collection decides only when cyclic garbage is
+    freed."""
+    gc.freeze()
+    gc.set_threshold(*COLLECT_EVERY)
 
 
 def start_context() -> Any:

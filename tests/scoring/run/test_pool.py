@@ -48,6 +48,12 @@ def blas_threads_and_native_threads() -> tuple:
         len(os.listdir(tasks)) if os.path.isdir(tasks) else None
 
 
+def sympy_cache_entries() -> object:
+    """How many constructed expressions this process's SymPy keeps (read when SymPy was imported)."""
+    from sympy.core import cache
+    return cache.SYMPY_CACHE_SIZE
+
+
 def simplify_and_score(reference: sp.Expr, answer: sp.Expr) -> float:
     return eed_score(sp.simplify(reference), sp.simplify(answer)).score
 
@@ -92,6 +98,19 @@ def test_workers_preimport_sympy_and_the_engine():
     from evalscope_phys.scoring.run.pool import configure_pool
     configure_pool(default_worker_count())  # fresh workers, whatever booted the pool before this test
     assert run_limited(loaded_modules, 'sympy', 'evalscope_phys.scoring.compare.answers').value == [True, True]
+
+
+def test_workers_leave_their_warm_up_out_of_garbage_collection_and_collect_less_often():
+    import gc
+    from evalscope_phys.scoring.run.worker import COLLECT_EVERY
+    assert run_limited(gc.get_threshold).value == COLLECT_EVERY != gc.get_threshold()
+    assert run_limited(gc.get_freeze_count).value > 10_000  # SymPy and the engine, frozen after the warm-up
+    assert gc.get_freeze_count() == 0  # the caller's collector is its own
+
+
+def test_workers_keep_more_of_sympys_constructions_than_its_default():
+    from evalscope_phys.scoring.run.worker import SYMPY_CACHE_ENTRIES
+    assert run_limited(sympy_cache_entries).value == int(SYMPY_CACHE_ENTRIES) != 1000  # SymPy's default
 
 
 def test_the_deadline_fires_on_a_slow_function():
