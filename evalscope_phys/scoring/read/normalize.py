@@ -311,6 +311,8 @@ class _Rewriter:
     def _simple_argument(self, arg: List[Token]) -> Optional[str]:
         if not arg:
             return None
+        if ('chr', '=') in arg:
+            return self._condition_argument(arg)
         if len(arg) <= 2 and arg[-1][0] == 'num' and (len(arg) == 1 or arg[0] == ('chr', '-')):
             return ''.join(v for _, v in arg)
         head = arg[0]
@@ -327,6 +329,18 @@ class _Rewriter:
             if not rest:
                 return self.name_of(arg)
         return None
+
+    def _condition_argument(self, arg: List[Token]) -> Optional[str]:
+        """``J = 0`` in ``N(J = 0)``, ``v=1`` in ``P(v=1)``: the argument names the state or point the value
+        is taken at, so the value is one opaque symbol ``fn:N(J=0)`` (never ``N`` times a comparison).
+        Only ``name = number`` or ``name = name`` with one ``=``; anything else is no simple argument."""
+        at = arg.index(('chr', '='))
+        left, right = arg[:at], arg[at + 1:]
+        if ('chr', '=') in right or not left or not right or left[0][0] == 'num':
+            return None
+        name = self._simple_argument(left)
+        value = self._simple_argument(right)
+        return None if name is None or value is None else '%s=%s' % (name, value)
 
     def _raised(self) -> Optional[Tuple[str, List[Token]]]:
         """What the ``^`` at the cursor raises: the kind of its argument token and its tokens (a group's
