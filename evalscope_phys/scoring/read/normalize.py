@@ -952,6 +952,11 @@ def _numbers(text: str) -> str:
     return _THOUSANDS_RE.sub(lambda m: (m.group(1) or m.group(3)) + (m.group(2) or m.group(4)), text)
 
 
+_BRACKETED_NAME_RE = re.compile(r'\[ ?\\variable\{([^{}|:]*)\} ?\]')
+"""One name alone in square brackets, ``[\\phi]``: brackets group nothing there, they name another quantity
+(the jump of phi across a surface, its dimension), so it is one opaque ``br:`` symbol, never phi itself."""
+
+
 def normalize_latex(text: str) -> str:
     """Canonical LaTeX for one value (see the module docstring); raises :class:`LatexError`."""
     text = _numbers(despace(text))
@@ -960,6 +965,7 @@ def normalize_latex(text: str) -> str:
     text = _SLASH_DERIVATIVE_RE.sub(r'\\frac{\\partial \1}{\\partial \2}', text)
     out = ''.join(_run(text))
     out = re.sub(r'\s+', ' ', out).strip()
+    out = _BRACKETED_NAME_RE.sub(r'\\variable{br:\1}', out)
     out = re.sub(r'(\s*\\sp\s*)+', ' \\\\sp ', out).strip()
     out = re.sub(r'^(\\sp\s*|\\cdot\s*)+|(\s*\\sp|\s*\\cdot)+$', '', out).strip()
     return out
