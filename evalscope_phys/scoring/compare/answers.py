@@ -23,6 +23,8 @@ import re
 from dataclasses import replace
 from typing import Callable, Dict, List, Optional, Tuple
 
+import sympy
+
 from . import relations as compare_relations
 from .chains import compare_chains
 from .choices import listed_options, named_option
@@ -695,13 +697,43 @@ def with_steps(reference: Answer, answer: Definition, options: Options) -> Outco
         broken = broken_link(answer.steps + (answer.value,), answer.approximate, options)
         if broken:  # v = 2 + 3 = 4: the last value is no consequence of the chain written
             return rejected(UNDECIDED, f'a link of the chain does not hold: {broken}', eed=outcome.eed)
-    if outcome.strict or not answer.steps or not is_symbolic(reference) or is_symbolic(answer.value):
+    if outcome.strict or not answer.steps or not is_symbolic(reference):
         return outcome
+    if is_symbolic(answer.value):
+        return _substituted_last(reference, answer, options, outcome) or outcome
     for step in reversed(answer.steps):
         candidate = dispatch(reference, step, options)
         if candidate.strict:
             return candidate
     return outcome
+
+
+def _substituted_last(reference: Answer, answer: Definition, options: Options, outcome: Outcome) -> Optional[Outcome]:
+    """Undecided when an earlier link states the reference and the last one writes that link with a
+    symbol replaced by others (``B = \\frac{10^{-4}kT}{\\mu_p} = \\frac{10^{-4}kT\\,2m_p}{e\\hbar}`` for
+    ``B = 10^{-4}kT/\\mu_p``), None otherwise.
+
+    Why: such a link substitutes a definition the engine cannot check (:func:`.several.broken_link`
+    allows it), so the last value failing proves nothing against the link that holds. A last link in
+    the same symbols, or one that only drops or only adds a symbol (``\\sqrt{2gh} = \\sqrt{2g}``), is a
+    step the engine reads, and its verdict stands."""
+    if outcome.reason != 'not_equivalent' or not isinstance(answer.value, Value) or answer.value.unit:
+        return None
+    last, _ = read_expression_safely(answer.value.latex)
+    if last is None or not isinstance(last, sympy.Expr):
+        return None
+    quiet = replace(options, eed=False)
+    for step in reversed(answer.steps):
+        if not isinstance(step, Value) or step.unit or not dispatch(reference, step, quiet).strict:
+            continue
+        stated, _ = read_expression_safely(step.latex)
+        if stated is None or not isinstance(stated, sympy.Expr):
+            return None
+        if stated.free_symbols - last.free_symbols and last.free_symbols - stated.free_symbols:
+            return rejected(UNDECIDED, f'the link {step.latex} states the reference; the last one writes it in other '
+                            'symbols, which the engine cannot check', eed=outcome.eed)
+        return None
+    return None
 
 
 def defined_value(relation: Relation) -> Optional[Value]:
