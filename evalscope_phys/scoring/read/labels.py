@@ -93,12 +93,14 @@ def label_key(label: object) -> str:
     return m.group(1) if m else ''
 
 
-_LABEL_ONLY_RE = re.compile(r'\s*(?:\\(?:text(?:bf)?|mbox|textrm)\s*\{\s*)?(?:(?:Part|Stage)\s+)?\(\s*(?:' + _KEY
-                            + r')\s*\)\s*[:.]?\s*\}?\s*')
+_LABEL_SEGMENT = r'\s*(?:\\(?:text(?:bf)?|mbox|textrm)\s*\{\s*)?(?:(?:Part|Stage)\s+)?\(\s*(?:%s)\s*\)\s*[:.]?\s*\}?\s*'
+#: a part's label alone, or a part's and its numbered sub-part's (``\\text{(b)(i)}``, ``(b)\\text{(ii)}``, ``(a)(2)``;
+#: never two letters, ``(a)(b)``, a product)
+_LABEL_ONLY_RE = re.compile(_LABEL_SEGMENT % _KEY + '(?:%s)?' % (_LABEL_SEGMENT % r'[ivx]{1,4}|[1-9]'))
 
 
 def is_label(text: str) -> bool:
-    """Whether a piece of text is only a part's label (``(b)``, ``\\text{(ii)}``), no answer."""
+    """Whether a piece of text is only a part's label (``(b)``, ``\\text{(ii)}``, ``\\text{(b)(i)}``), no answer."""
     return bool(_LABEL_ONLY_RE.fullmatch(text or ''))
 
 

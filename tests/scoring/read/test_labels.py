@@ -1,7 +1,7 @@
 """Labels, the one home: labelled parts in any order, Part/Stage labels, label keys, empty dataset labels."""
 import pytest
 
-from evalscope_phys.scoring.read.labels import clean_label, label_key, label_orders, labelled_groups
+from evalscope_phys.scoring.read.labels import clean_label, is_label, label_key, label_orders, labelled_groups
 
 # (response, (label order, text) in the order written)
 GROUPS = [
@@ -44,3 +44,14 @@ def test_label_orders_read_one_kind():
 ])
 def test_clean_label(text, cleaned):
     assert clean_label(text) == cleaned
+
+
+# a piece that is only a label answers nothing (pairing weighs it as commentary, compare says no_answer)
+@pytest.mark.parametrize('text, only_a_label', [
+    ('(b)', True), (r'\textbf{(c)}', True), ('Part (a)', True),
+    (r'\text{(b)(i)}', True), ('(b)(ii)', True), (r'(b)\text{(ii)}', True), ('(a)(2)', True),  # a sub-part's label
+    ('(a)(b)', False), ('(x)(y)', False),  # two letters: a product, not a part and its sub-part
+    ('(b)(i)(ii)', False), ('(b) x', False), ('E(r)', False),
+])
+def test_is_label(text, only_a_label):
+    assert is_label(text) is only_a_label
