@@ -49,18 +49,11 @@ def is_name(text: str) -> bool:
     m = re.fullmatch(r'\s*(\\left)?\s*\|(.*)(\\right)?\s*\|\s*', stripped)
     if m and '|' not in m.group(2):
         stripped = m.group(2).replace('\\right', '')
-    m = _BRACKETED_RE.fullmatch(stripped)
-    if m:  # [\phi]: the jump of phi (or its dimension, a concentration [Ca^{2+}]), a quantity of its own
-        stripped = m.group(1)
     return bool(_NAME_RE.match(stripped)) or _one_symbol(stripped)
 
 
-_BRACKETED_RE = re.compile(r'\s*(?:\\left\s*)?\[([^\[\],;]+?)\s*(?:\\right\s*)?\]\s*')
-"""One name in square brackets (never a commutator ``[x, p]`` or an interval: no comma inside)."""
-
-
 def _one_symbol(text: str) -> bool:
-    """The text reads as one symbol (``v_\\text{T}``, ``E_{K^-}``, ``\\overline{E^2}``, ``E(r)``)."""
+    """The text reads as one symbol (``v_\\text{T}``, ``E_{K^-}``, ``\\overline{E^2}``, ``E(r)``, ``[\\phi]``)."""
     from .normalize import LatexError, normalize_latex
     if len(text) > 80 or re.search(r'[+=<>]|\\frac|\\sqrt', text):
         return False

@@ -270,7 +270,7 @@ def larger_sympy_cache() -> None:
 
     Why: a job builds the same sub-expressions again and again (a reference against every piece, each
     side of a relation both ways, the same sample of a definition), and 1,000 entries do not hold one
-    multi-part job's. 2-3% less CPU on the 999 Yale jobs (two copies run at once, one per core, three
+    multi-part job's. 1-3.5% less CPU on the 999 Yale jobs (two copies run at once, one per core, three
     rounds), about 13 MiB more per worker, and the same outputs: the cache returns what construction
     would have built."""
     os.environ.setdefault('SYMPY_CACHE_SIZE', SYMPY_CACHE_ENTRIES)
