@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
+from ..read.text_memo import short_texts
+
 _UPRIGHT_RE = re.compile(r'\\(?:mathrm|text|textrm|rm|operatorname|mbox)\s*(?:\{([^{}]*)\}|\s+([A-Za-z]+))')
 _SPACING_RE = re.compile(r'\s+|\\[,;:! ]')
 
@@ -22,6 +24,7 @@ BOLTZMANN_SPELLINGS = ('k_B', 'k_b')
 _CHARGE_RE = re.compile(r'(_\{?\\?[A-Za-z]+)\^(?:\{(?:[-+0]|\\pm|\\mp)\}|[-+0])(?=\}|$)')
 
 
+@short_texts
 def plain_name(name: str) -> str:
     """A symbol name without spacing, upright wrappers or braces around one-character scripts
     (``k_{\\rm B}`` -> ``k_B``, ``E_{\\text{eff}}`` -> ``E_eff``)."""
@@ -32,6 +35,7 @@ def plain_name(name: str) -> str:
     return name
 
 
+@short_texts
 def canonical_symbol(name: str) -> str:
     """The one spelling of a symbol name in the alias table (``k_B`` -> ``k``; ``m_{K^-}`` -> ``m_K``).
 

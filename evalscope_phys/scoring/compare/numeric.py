@@ -281,26 +281,35 @@ def sample(reference: sympy.Expr, answer: sympy.Expr, rtol: float) -> Optional[S
     return Sampled(worst, valid) if valid >= MIN_VALID_POINTS else None
 
 
-def proportional(reference: sympy.Expr, answer: sympy.Expr, positive: bool) -> Optional[Sampled]:
+def proportional(reference: sympy.Expr, answer: sympy.Expr, positive: bool,
+                 rtol: Optional[float] = None) -> Optional[Sampled]:
     """Is ``reference / answer`` one nonzero constant at every point (``positive``: a positive one)?
 
     Two equations ``f = 0`` and ``g = 0`` are the same when ``f = c g``; two inequalities ``f > 0``
     and ``g > 0`` when ``c > 0``. Returns the worst relative spread of the ratio (inf when the sign
     is wrong), or None when too few points are defined.
+
+    ``rtol`` is the largest spread the caller accepts: once enough points are defined (so the answer
+    cannot be None) and the spread exceeds it, the other points are not evaluated -- most relations
+    compared differ, and the spread found is then a lower bound that already decides every verdict.
     """
     symbols = sorted(reference.free_symbols | answer.free_symbols, key=lambda s: s.name)
-    ratios = []
+    ratios: List[complex] = []
+    worst = 0.0
     for points in (sample_points(symbols, constants_of(reference, answer)), narrow_points(symbols)):
         for point in points:
             a, b = fast_value(reference, point), fast_value(answer, point)
             if a is None or b is None or _is_complex(a) or _is_complex(b) or abs(a) < 1e-12 or abs(b) < 1e-12:
                 continue
             ratios.append(a / b)
+            worst = max(worst, relative_error(ratios[-1], ratios[0]))
+            if rtol is not None and len(ratios) >= MIN_VALID_POINTS and \
+                    (worst > rtol or (positive and ratios[0].real <= 0)):
+                return Sampled(float('inf') if positive and ratios[0].real <= 0 else worst, len(ratios))
         if len(ratios) >= MIN_VALID_POINTS:
             break
     if len(ratios) < MIN_VALID_POINTS:
         return None
-    worst = max(relative_error(r, ratios[0]) for r in ratios)
     if positive and ratios[0].real <= 0:
         worst = float('inf')
     return Sampled(worst, len(ratios))

@@ -9,6 +9,7 @@ import re
 
 from typing import TYPE_CHECKING, FrozenSet, Optional, Sequence
 
+from ..read.text_memo import short_texts
 from .aliases import canonical_symbol, plain_name
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def _unbold(match: 're.Match[str]') -> str:
     return match.group(1) or match.group(2) or match.group(3) or ''
 
 
+@short_texts
 def name_key(name: str) -> str:
     """The name with formatting removed: spacing, ``\\mathrm``/``\\text``/bold wrappers, alignment ``&``,
     braces around a one-token sub- or superscript, ``\\left``/``\\right``, how a bar is spelled
@@ -63,6 +65,7 @@ _ORDER_FIRST_RE = re.compile(r'^(.+?)(\^\{\([A-Za-z0-9]+\)\})(_(?:\{[^{}]*\}|\\?
 _STAGE_RE = re.compile(r'^([A-Za-z])_([A-Za-z])\^\{\((\d)\)\}$')
 
 
+@short_texts
 def same_quantity_name(a: str, b: str) -> bool:
     """True when both left-hand sides name the same quantity up to formatting, or one is the other
     written with its arguments (an empty name matches anything: a bare value names no quantity)."""

@@ -292,7 +292,7 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
         return accepted('equivalent', 'the same relation')
     if special:
         return rejected(UNDECIDED, 'relation between values the engine cannot look inside', eed=eed_distance(f, g, options))
-    sampled = numeric.proportional(f, g, positive)
+    sampled = numeric.proportional(f, g, positive, rtol=options.rtol)
     if sampled is None:
         return rejected(UNDECIDED, 'no sample point defined', eed=eed_distance(f, g, options))
     if sampled.worst <= numeric.EQUAL_RTOL:
@@ -336,7 +336,7 @@ def _inverted(reference: sympy.Expr, sides: Tuple[sympy.Expr, sympy.Expr]) -> bo
     safe only when neither side is zero (``x = 0`` has no inverse)."""
     if any(side == 0 or side.is_zero for side in sides):
         return False
-    sampled = numeric.proportional(reference, 1 / sides[1] - 1 / sides[0], positive=False)
+    sampled = numeric.proportional(reference, 1 / sides[1] - 1 / sides[0], positive=False, rtol=numeric.EQUAL_RTOL)
     return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
 
 
@@ -355,7 +355,7 @@ def _cross_multiplied(reference: sympy.Expr, answer: sympy.Expr) -> bool:
     top_f, top_g = sympy.fraction(one_fraction(reference))[0], sympy.fraction(one_fraction(answer))[0]
     if not top_f.free_symbols or not top_g.free_symbols:
         return False
-    sampled = numeric.proportional(top_f, top_g, positive=False)
+    sampled = numeric.proportional(top_f, top_g, positive=False, rtol=numeric.EQUAL_RTOL)
     return sampled is not None and sampled.worst <= numeric.EQUAL_RTOL
 
 
@@ -406,7 +406,7 @@ def _propto(reference: Relation, answer: Relation, options: Options, equation: b
         if not same_quantity_name(*names):
             renamed = f'{names[1]} for {names[0]}: another quantity named'
     f, g = ref_sides[1], ans_sides[1]
-    sampled = numeric.proportional(f, g, positive=False)
+    sampled = numeric.proportional(f, g, positive=False, rtol=numeric.EQUAL_RTOL)
     if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL and not (equation and g.free_symbols - f.free_symbols):
         if renamed:
             return rejected(UNDECIDED, renamed, eed=None)

@@ -10,6 +10,7 @@ import unicodedata
 from typing import Tuple
 
 from .scan import boxed_spans, matching_brace, strip_leading, strip_trailing
+from .text_memo import short_texts
 from .words import CJK_RE
 
 _SUPERSCRIPTS = dict(zip('⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ', '0123456789+-=()ni'))
@@ -101,6 +102,7 @@ def clean(text: str) -> str:
     return clean_and_label(text)[0]
 
 
+@short_texts
 def clean_and_label(text: str) -> Tuple[str, str]:
     """:func:`clean`'s text and the leading label it dropped (``\\textbf{(b)} decreases`` -> ``(b)``; '' for
     none): words after an option's label name that option (:mod:`..compare.choices`)."""

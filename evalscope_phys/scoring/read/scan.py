@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .text_memo import short_texts
+
 def command_end(text: str, i: int) -> int:
     """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
     j, n = i + 1, len(text)
@@ -114,7 +116,14 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
 
     ``after_stray_closer=False`` stops splitting once a closer has no opener (a ket's ``\\rangle``):
     relations are then not read, so a ket answer stays for the judge instead of being read as letters."""
-    commands, literals, firsts, next_mark = _split_plan(tuple(separators))
+    parts, found = _split_keeping(text, tuple(separators), after_stray_closer)
+    return list(parts), list(found)
+
+
+@short_texts
+def _split_keeping(text: str, separators: Tuple[str, ...], after_stray_closer: bool
+                   ) -> Tuple[Tuple[str, ...], Tuple[str, ...]]:
+    commands, literals, firsts, next_mark = _split_plan(separators)
     parts, found, depth, start, i, n = [], [], 0, 0, 0, len(text)
     while i < n:
         mark = next_mark(text, i)  # nothing between here and the next mark splits or nests
@@ -152,7 +161,7 @@ def top_level_split_keeping(text: str, separators: Sequence[str], *, after_stray
             depth -= 1
         i += 1
     parts.append(text[start:])
-    return parts, found
+    return tuple(parts), tuple(found)
 
 
 @lru_cache(maxsize=256)

@@ -9,6 +9,7 @@ import re
 from typing import List
 
 from .scan import brace_pairs, command_end, matching_brace
+from .text_memo import short_texts
 from .vocabulary import FUNCTIONS, FUNCTION_ALIASES, GREEK, OTHER_SYMBOLS
 
 _TEXT_CMD_RE = re.compile(r'\\(?:text|textrm|textnormal|textit|textbf|mathrm|mbox|textsf|mathit|operatorname)\s*\{')
@@ -104,6 +105,7 @@ def is_connective(text: str) -> bool:
     return bool(words) and all(w in CONNECTIVES for w in words)
 
 
+@short_texts
 def is_prose(text: str) -> bool:
     """Words rather than a formula: the one text detector of reading, locating and routing.
 
