@@ -75,7 +75,7 @@ def _cpu_seconds(row: dict) -> float:
     from evalscope_phys.scoring.compare import values as compare_values
     from evalscope_phys.scoring.engine import _score_job
     compare_values.read_cached.cache_clear()
-    compare_values._eed_form.cache_clear()
+    compare_values.eed_form.cache_clear()
     job = {'references': (row['gt'],), 'response': row['gen'], 'types': (), 'units': (), 'tolerances': (),
            'several': False, 'tolerance': None, 'ordered': False, 'eed': True}
     started = time.process_time()

@@ -38,6 +38,7 @@ from .values import compact, compare_values, expressions, read_expression, read_
 from ..read.latex import LatexError
 from .matching import assignments, unmatched_rows
 from .memo import remembered
+from .pending_eed import mean, settled
 from ..read.index_range import is_range
 from ..read.piecewise import branches, open_boundary
 from .outcome import (LENIENT_RTOL, STRICT_RTOL, UNDECIDED, UNSUPPORTED_STRUCTURES, Options, Outcome,
@@ -53,6 +54,12 @@ __all__ = ['LENIENT_RTOL', 'STRICT_RTOL', 'Options', 'Outcome', 'ReferenceUnread
 
 def compare(reference: Answer, answer: Answer, options: Options = Options()) -> Outcome:
     """Strict and lenient verdicts for ``answer`` against ``reference`` (see the module docstring)."""
+    return settled(compared(reference, answer, options), options.eed)
+
+
+def compared(reference: Answer, answer: Answer, options: Options) -> Outcome:
+    """:func:`compare` with its distances left pending (:mod:`.pending_eed`): what a comparison made
+    inside another one returns, so that the outer one's outcome is the same whether or not EED is asked."""
     if isinstance(reference, Unreadable) and reference.why in UNSUPPORTED_STRUCTURES:
         if isinstance(answer, Unreadable) and compact(answer.raw) == compact(reference.raw):
             return accepted('equivalent', 'identical text')
@@ -77,10 +84,7 @@ def compare(reference: Answer, answer: Answer, options: Options = Options()) -> 
     if isinstance(answer, Unreadable):
         return rejected('answer_too_large' if answer.why in ('answer_too_large', 'too_many_parts', 'too_deep')
                       else 'unparseable_answer', answer.why)
-    outcome = dispatch(reference, answer, options)
-    if not options.eed:
-        outcome = replace(outcome, eed=None, parts=tuple(replace(p, eed=None) for p in outcome.parts))
-    return outcome
+    return dispatch(reference, answer, options)
 
 
 def _is_letter(reference: Answer) -> bool:
@@ -134,7 +138,7 @@ def _piecewise(reference: str, answer: str, options: Options) -> Optional[Outcom
 
 
 def _same(reference: str, answer: str, options: Options) -> bool:
-    return compare(read_answer(reference), read_answer(answer), replace(options, eed=False)).strict
+    return compared(read_answer(reference), read_answer(answer), options).strict
 
 
 def _same_condition(reference: str, answer: str, options: Options) -> bool:
@@ -145,7 +149,10 @@ def _same_condition(reference: str, answer: str, options: Options) -> bool:
 
 
 def dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
-    """The comparison for the kinds of the two answers; each distinct one once per job (:mod:`.memo`)."""
+    """The comparison for the kinds of the two answers; each distinct one once per job (:mod:`.memo`),
+    whether or not EED is asked (its distances are pending, :mod:`.pending_eed`)."""
+    if options.eed:
+        options = replace(options, eed=False)
     return remembered(_dispatch, reference, answer, options)
 
 
@@ -310,7 +317,7 @@ def _second_value(reference: Definition, item: Answer, options: Options) -> bool
     if not isinstance(item, Value) or read_expression_safely(item.latex)[0] is None:
         return False
     try:
-        return not dispatch(reference.value, item, replace(options, eed=False)).lenient
+        return not dispatch(reference.value, item, options).lenient
     except ReferenceUnreadable:
         return False
 
@@ -333,7 +340,7 @@ def _the_answer_among(reference: Answer, formulas: List[Answer], options: Option
     if not 1 < len(formulas) <= MAX_CHAIN_ITEMS or isinstance(reference, (Collection, Alternatives)):
         return None
     try:
-        outcomes = [dispatch(reference, item, replace(options, eed=False)) for item in formulas]
+        outcomes = [dispatch(reference, item, options) for item in formulas]
     except ReferenceUnreadable:  # a side of the reference the engine cannot read: as before, several answers
         return None
     matching = [i for i, o in enumerate(outcomes) if o.strict]
@@ -400,7 +407,7 @@ def _same_value(reference: Answer, item: Answer, options: Options) -> bool:
     if not (isinstance(reference, Definition) and isinstance(item, Definition)):
         return False
     try:
-        return dispatch(reference.value, item.value, replace(options, eed=False)).strict
+        return dispatch(reference.value, item.value, options).strict
     except ReferenceUnreadable:
         return False
 
@@ -497,9 +504,8 @@ def _answers_among(references: Tuple[Answer, ...], given: Tuple[Answer, ...], op
                    ordered: bool) -> Optional[Tuple[Answer, ...]]:
     """The items that answer several references one to one (in order when ordered), when every other
     item is a condition, words or a definition of a quantity no reference names; else None."""
-    quiet = replace(options, eed=False)
     try:
-        table = {(i, j): dispatch(r, a, quiet) for i, r in enumerate(references) for j, a in enumerate(given)}
+        table = {(i, j): dispatch(r, a, options) for i, r in enumerate(references) for j, a in enumerate(given)}
     except ReferenceUnreadable:
         return None
     chosen, strict, _ = assignments(table, len(references), len(given), lambda o: o.strict, lambda o: o.lenient,
@@ -538,7 +544,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
     """Several references against several answers: ordered pairs, or the optimal assignment."""
     pairs = [(i, i) for i in range(min(len(references), len(answers)))] if ordered else \
         [(i, j) for i in range(len(references)) for j in range(len(answers))]
-    table: Dict[Tuple[int, int], Outcome] = {(i, j): compare(references[i], answers[j], options) for i, j in pairs}
+    table: Dict[Tuple[int, int], Outcome] = {(i, j): compared(references[i], answers[j], options) for i, j in pairs}
     chosen, strict, lenient = assignments(table, len(references), len(answers), lambda o: o.strict,
                                           lambda o: o.lenient, lambda o: o.error, ordered)
     parts: List[Optional[Outcome]] = [None] * len(references)
@@ -548,7 +554,7 @@ def match_items(references: Tuple[Answer, ...], answers: Tuple[Answer, ...], opt
         parts[i] = rejected('no_answer', 'no answer for this part')
     done = [p for p in parts if p is not None]
     eeds = [p.eed for p in done if p.eed is not None]
-    eed = sum(eeds) / len(references) if eeds else None
+    eed = mean(eeds, len(references)) if eeds else None
     if len(references) != len(answers):
         return Outcome(False, False, 'count_mismatch', eed, f'{len(answers)} answers for {len(references)}',
                        parts=tuple(done))
@@ -662,15 +668,15 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
                 compare_relations.as_equation_may_decide(reference, answer, options):
             # "b = a" for "a = b": the same equation written the other way round
             equation = Relation('=', Value(reference.name), reference.value)
-            try:  # only a strict equation is used: its distance is not computed unless it is strict
-                as_equation = compare_relations.compare_relation(equation, answer, replace(options, eed=False))
+            try:
+                as_equation = compare_relations.compare_relation(equation, answer, options)
             except ReferenceUnreadable:  # a name that is no expression (P(+)): the names decide below
                 as_equation = None
             if as_equation is not None and as_equation.strict:
                 if names_a_given(reference.name, answer.name, options.givens):
                     return rejected(UNDECIDED, f'{answer.name} for {reference.name}: the question\'s {answer.name} is '
                                     'another quantity', eed=None)
-                return compare_relations.compare_relation(equation, answer, options) if options.eed else as_equation
+                return as_equation  # its distance is pending: the same whether or not EED is asked
         if not same_quantity_name(reference.name, answer.name):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             values = (describe(reference.value), describe(answer.value))
@@ -722,9 +728,8 @@ def _substituted_last(reference: Answer, answer: Definition, options: Options, o
     last, _ = read_expression_safely(answer.value.latex)
     if last is None or not isinstance(last, sympy.Expr):
         return None
-    quiet = replace(options, eed=False)
     for step in reversed(answer.steps):
-        if not isinstance(step, Value) or step.unit or not dispatch(reference, step, quiet).strict:
+        if not isinstance(step, Value) or step.unit or not dispatch(reference, step, options).strict:
             continue
         stated, _ = read_expression_safely(step.latex)
         if stated is None or not isinstance(stated, sympy.Expr):

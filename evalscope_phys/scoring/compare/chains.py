@@ -9,7 +9,6 @@ name first, or a member the engine cannot decide stays undecided.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import List, Optional, Tuple
 
 from . import answers
@@ -34,7 +33,6 @@ def compare_chains(reference: str, answer: str, options: Options) -> Optional[Ou
     if len(ref_kinds) < 2 or _shape(ref_kinds) != _shape(ans_kinds) or len(ref_members) != len(ans_members) \
             or not all(m.strip() for m in ref_members + ans_members):
         return None
-    options = replace(options, eed=False)
     different = False
     for k, (ref_member, ans_member) in enumerate(zip(ref_members, ans_members)):
         if k == 0 and is_name(ref_member) and is_name(ans_member):
@@ -42,7 +40,7 @@ def compare_chains(reference: str, answer: str, options: Options) -> Optional[Ou
                 return None  # another quantity named first: the names are for the judge
             continue
         try:
-            outcome = answers.compare(read_answer(ref_member), read_answer(ans_member), options)
+            outcome = answers.compared(read_answer(ref_member), read_answer(ans_member), options)
         except ReferenceUnreadable:
             return None
         if outcome.strict:

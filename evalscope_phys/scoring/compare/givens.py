@@ -78,10 +78,10 @@ def with_problem_values(reference: Value, ref_expr: sympy.Expr, answer: Value, a
     detail = 'the formula evaluated with the values the problem gives'
     error = abs(value - target) / max(abs(target), 1e-300)
     if error <= STRICT_RTOL or _rounds_to(value, number.latex):
-        return replace(accepted('numeric_match', detail, error=error), eed=None if not options.eed else 100.0)
+        return accepted('numeric_match', detail, error=error)
     if error <= options.rtol:
-        return Outcome(False, True, 'within_tolerance', 0.0 if options.eed else None, detail, error)
-    return Outcome(False, False, 'not_equivalent', 0.0 if options.eed else None, detail, error)
+        return Outcome(False, True, 'within_tolerance', 0.0, detail, error)
+    return Outcome(False, False, 'not_equivalent', 0.0, detail, error)
 
 
 def _rounds_to(value: float, written: str) -> bool:

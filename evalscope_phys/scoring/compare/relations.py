@@ -15,9 +15,9 @@ from . import numeric
 from ..answer import Answer, Collection, Definition, Interval, Relation, Value, describe
 from ..read.definitions import Givens
 from .aliases import with_aliases
-from .quantity_names import same_quantity_name
 from .conventions import lorentz, problem_names, wave_number
-from .values import eed_distance, one_fraction, read_expression, read_expression_safely, special_symbols
+from .pending_eed import PendingEed
+from .values import one_fraction, read_expression, read_expression_safely, special_symbols
 from ..read.latex import LatexError
 from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
@@ -235,13 +235,12 @@ def _difference(reference: Relation, answer: Relation, options: Options) -> Opti
     outcome = _difference_as_written(reference, answer, options)
     if outcome is None or outcome.strict:
         return outcome
-    quiet = replace(options, eed=False)  # only a strict retry is used, and a strict difference scores 100
     aliased = _with_aliases(reference, answer, options)
-    again = _difference_as_written(*aliased, quiet) if aliased else None
+    again = _difference_as_written(*aliased, options) if aliased else None
     if again is not None and again.strict:
         return again
     for convention in (lorentz, wave_number):
-        again = _difference_as_written(reference, answer, quiet, convention)
+        again = _difference_as_written(reference, answer, options, convention)
         if again is not None and again.strict:
             return again
     if outcome.reason == 'not_equivalent' and options.givens is not None:  # U/V = aT^4 for U/V = AT^4: the judge's
@@ -291,14 +290,14 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
     if f == g or (not positive and f == -g):
         return accepted('equivalent', 'the same relation')
     if special:
-        return rejected(UNDECIDED, 'relation between values the engine cannot look inside', eed=eed_distance(f, g, options))
+        return rejected(UNDECIDED, 'relation between values the engine cannot look inside', eed=PendingEed(f, g))
     sampled = numeric.proportional(f, g, positive, rtol=options.rtol)
     if sampled is None:
-        return rejected(UNDECIDED, 'no sample point defined', eed=eed_distance(f, g, options))
+        return rejected(UNDECIDED, 'no sample point defined', eed=PendingEed(f, g))
     if sampled.worst <= numeric.EQUAL_RTOL:
         return accepted('equivalent_numerically', 'the same relation, rearranged', sampled.worst)
     if sampled.worst <= options.rtol:
-        return Outcome(False, True, 'within_tolerance', eed_distance(f, g, options), 'the same relation within tolerance',
+        return Outcome(False, True, 'within_tolerance', PendingEed(f, g), 'the same relation within tolerance',
                        sampled.worst)
     if positive and _positive_monomial_factor(f, g):
         return accepted('equivalent', 'the same inequality, multiplied by a positive quantity')
@@ -307,7 +306,7 @@ def _difference_as_written(reference: Relation, answer: Relation, options: Optio
             return accepted('equivalent_numerically', 'the same equation with both sides inverted')
         if _cross_multiplied(f, g):
             return accepted('equivalent_numerically', 'the same equation, multiplied out')
-    return rejected('not_equivalent', 'a different relation', eed=eed_distance(f, g, options))
+    return rejected('not_equivalent', 'a different relation', eed=PendingEed(f, g))
 
 
 def _positive_monomial_factor(reference: sympy.Expr, answer: sympy.Expr) -> bool:

@@ -17,9 +17,7 @@ The sides must then be strictly equal; anything else keeps the first verdict.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import permutations
-from typing import Optional
 
 import sympy
 
@@ -62,7 +60,7 @@ def renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options, outcome
     for order in permutations(sorted(theirs, key=lambda s: s.name)):
         if any(r.name in written and a.name in written for r, a in zip(ours, order)):
             continue  # two letters of the question: two of its quantities
-        again = _expressions(reference, answer.xreplace(dict(zip(order, ours))), replace(options, eed=False))
+        again = _expressions(reference, answer.xreplace(dict(zip(order, ours))), options)
         if again.strict:
             pairs = ', '.join(f'{a.name} for {r.name}' for r, a in zip(ours, order))
             return rejected(UNDECIDED, f'the same formula with {pairs}: whether they name one quantity is for '

@@ -34,7 +34,7 @@ def broken_link(members: Sequence[Answer], approximate: bool, options: Options) 
     Checked are links between two plain numbers (within :data:`NUMBER_LINK_RTOL`) and, in a chain of
     ``=`` only, links between two expressions in the same symbols. A link that substitutes a value or
     a definition (other symbols on each side, units) cannot be checked and is allowed, as before."""
-    quiet = replace(options, eed=False, givens=None)
+    quiet = replace(options, givens=None)
     for left, right in list(zip(members, members[1:]))[:MAX_LINKS]:
         if not (isinstance(left, Value) and isinstance(right, Value)) or left.unit or right.unit:
             continue
@@ -263,7 +263,7 @@ def holds_at_point(chosen: Answer, item: Answer, options: Options) -> Optional[b
         there = sympy.diff(formula, variable, len(point.group('primes'))).subs(variable, where)
     except (TypeError, ValueError, AttributeError):
         return None
-    outcome = expressions(stated, there, replace(options, eed=False, givens=None, tolerance=None))
+    outcome = expressions(stated, there, replace(options, givens=None, tolerance=None))
     return True if outcome.strict else False if outcome.reason == 'not_equivalent' else None
 
 

@@ -20,6 +20,7 @@ from ..read.latex import LatexError, to_sympy
 from ..read.normalize import VECTOR, is_opaque_name, is_vector_name
 from ..read.notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
+from .pending_eed import PendingEed
 from .rounding import agreement, stated_number
 from .signed import compare_bars
 
@@ -390,8 +391,8 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
     if not outcome.strict and outcome.reason != UNDECIDED and _equal_if_e_is_euler(reference, answer, options):
         outcome = replace(outcome, lenient=False, reason=UNDECIDED,
                           detail="equal only if the bare e on one side is Euler's number, not the elementary charge")
-    if options.eed and outcome.eed is None:
-        outcome = replace(outcome, eed=100.0 if outcome.strict else eed_distance(reference, answer, options))
+    if outcome.eed is None:
+        outcome = replace(outcome, eed=100.0 if outcome.strict else PendingEed(reference, answer))
     return outcome
 
 
@@ -556,7 +557,7 @@ def one_fraction(expr: sympy.Expr) -> sympy.Expr:
 
 
 @lru_cache(maxsize=4096)
-def _eed_form(expr: sympy.Expr) -> sympy.Expr:
+def eed_form(expr: sympy.Expr) -> sympy.Expr:
     """The tree EED compares: ``together`` (one fraction), not the official full ``simplify``.
 
     The official scorer runs ``simplify`` (0.1-100 s per answer); ``together`` gives the official
@@ -568,14 +569,3 @@ def _eed_form(expr: sympy.Expr) -> sympy.Expr:
         return one_fraction(expr)
     except Exception:
         return expr
-
-
-def eed_distance(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[float]:
-    if not options.eed:
-        return None
-    from ..eed.eed import eed_score
-    from ..eed.tree import expression_tree
-    ref, ans = _eed_form(reference), _eed_form(answer)
-    if expression_tree(ref).size() > EED_MAX_NODES or expression_tree(ans).size() > EED_MAX_NODES:
-        return 0.0
-    return float(eed_score(ref, ans).score)
