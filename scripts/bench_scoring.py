@@ -74,7 +74,8 @@ def _cpu_seconds(row: dict) -> float:
     """CPU time of the scoring work for one pair, run inline in this process (cold caches)."""
     from evalscope_phys.scoring.compare import values as compare_values
     from evalscope_phys.scoring.engine import _score_job
-    compare_values.read_cached.cache_clear()
+    from evalscope_phys.scoring.read.latex import read_latex
+    read_latex.cache_clear()
     compare_values.eed_form.cache_clear()
     job = {'references': (row['gt'],), 'response': row['gen'], 'types': (), 'units': (), 'tolerances': (),
            'several': False, 'tolerance': None, 'ordered': False, 'eed': True}

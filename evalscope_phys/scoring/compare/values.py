@@ -16,7 +16,7 @@ from . import numeric
 from .aliases import with_aliases
 from ..answer import Unit, Value
 from ..read.canonical_parser import has_vector
-from ..read.latex import LatexError, to_sympy
+from ..read.latex import LatexError, read_latex
 from ..read.normalize import VECTOR, is_opaque_name, is_vector_name
 from ..read.notation import compact
 from .outcome import Options, Outcome, ReferenceUnreadable, STRICT_RTOL, UNDECIDED, accepted, rejected
@@ -34,20 +34,10 @@ EED_SIMPLIFY_MAX_OPS = 400
 """Expressions with more operations enter EED without ``together``."""
 
 
-@lru_cache(maxsize=8192)
-def read_cached(latex: str):
-    try:
-        return to_sympy(latex), None
-    except LatexError as exc:
-        return None, exc
-    except RecursionError:
-        return None, LatexError('too_deep')
-
-
 def read_expression(latex: str, reference: bool = False) -> sympy.Expr:
     """A reference value's expression; raises :class:`ReferenceUnreadable` (malformed) or
     :class:`LatexError` (meaningful but unsupported)."""
-    expr, error = read_cached(latex)
+    expr, error = read_latex(latex)
     if expr is not None:
         return expr
     if error.unsupported:
@@ -56,7 +46,7 @@ def read_expression(latex: str, reference: bool = False) -> sympy.Expr:
 
 
 def read_expression_safely(latex: str) -> Tuple[Optional[sympy.Expr], str]:
-    expr, error = read_cached(latex)
+    expr, error = read_latex(latex)
     return expr, '' if error is None else str(error)
 
 
@@ -91,17 +81,17 @@ def _compare_values(reference: Value, answer: Value, options: Options) -> Outcom
         if compact(written(reference)) == compact(written(answer)):
             return accepted('equivalent', 'identical text')
         raise
-    ans_expr, error = read_cached(answer.latex)
+    ans_expr, error = read_latex(answer.latex)
     if ans_expr is not None and options.givens is not None and options.givens.question:
         by_values = _by_problem_values(reference, ref_expr, answer, ans_expr, options)
         if by_values is not None:
             return by_values
     if ans_expr is not None and answer.unit is not None and answer.unit.plain and ref_expr.free_symbols:
-        joined, _ = read_cached(answer.text)  # "4 mg" against a symbolic reference: m times g
+        joined, _ = read_latex(answer.text)  # "4 mg" against a symbolic reference: m times g
         if joined is not None:
             ans_expr, answer = joined, Value(answer.text)
     if reference.unit is not None and reference.unit.plain and ans_expr is not None and ans_expr.free_symbols:
-        joined, _ = read_cached(reference.text)
+        joined, _ = read_latex(reference.text)
         if joined is not None:
             ref_expr, reference = joined, Value(reference.text)
     if ans_expr is None:

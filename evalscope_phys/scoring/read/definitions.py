@@ -375,13 +375,9 @@ def _states_reference(reference, value) -> bool:
         return True
 
 
-@lru_cache(maxsize=1024)
 def _expression(latex: str):
-    from .latex import LatexError, to_sympy
-    try:
-        return to_sympy(latex)
-    except (LatexError, RecursionError):
-        return None
+    from .latex import read_latex
+    return read_latex(latex)[0]
 
 
 def _expressions(pairs: Tuple[Tuple[str, str], ...]) -> Dict[str, object]:

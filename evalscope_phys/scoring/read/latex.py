@@ -19,6 +19,9 @@ Euler's number, so:
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Optional, Tuple
+
 import sympy
 
 from .canonical_parser import Unsupported, parse_canonical
@@ -26,7 +29,7 @@ from .notation import to_latex
 from ..run.limits import check_expr_limits, check_text_limits
 from .normalize import LatexError, normalize_latex
 
-__all__ = ['LatexError', 'normalize_latex', 'to_sympy']
+__all__ = ['LatexError', 'normalize_latex', 'read_latex', 'to_sympy']
 
 
 def to_sympy(text: str) -> sympy.Expr:
@@ -58,3 +61,15 @@ def to_sympy(text: str) -> sympy.Expr:
     if expr.has(sympy.zoo, sympy.nan):
         raise LatexError('undefined_value', canonical[:80])
     return expr
+
+
+@lru_cache(maxsize=8192)
+def read_latex(text: str) -> Tuple[Optional[sympy.Expr], Optional[LatexError]]:
+    """:func:`to_sympy` once per text in a process: ``(expression, None)`` or ``(None, why)``. Why: the
+    definitions a text states and the values compared are read from the same strings, many times."""
+    try:
+        return to_sympy(text), None
+    except LatexError as exc:
+        return None, exc
+    except RecursionError:
+        return None, LatexError('too_deep')
