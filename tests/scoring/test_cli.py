@@ -185,3 +185,62 @@ def test_one_pair_boots_one_worker_not_the_whole_pool(tmp_path):
     assert json.loads(out.read_text())['strict'] is True
     assert len(pool.get_pool()._all) == 1
     pool.shutdown_pool()
+
+
+def _held_back(tmp_path, monkeypatch, lines: int):
+    """How many pairs had been handed out when the CLI stopped to wait for a slow first answer.
+
+    OUT is written in order, so the CLI hands out pairs up to its window and then waits for the first;
+    the first answer's scoring waits until the CLI is waiting for it (an event, not a sleep)."""
+    import argparse
+    import threading
+
+    from evalscope_phys.scoring import cli
+    from evalscope_phys.scoring.run import pool
+    handed, waiting, seen = [], threading.Event(), {}
+
+    def slow_first(line, *args):
+        if line.number == 1:
+            assert waiting.wait(60), 'the CLI never waited for the first pair'
+            seen['handed'] = len(handed)
+        return {'gt': line.row['gt'], 'gen': line.row['gen'], 'strict': True, 'scored': True}
+
+    class Counting(cli.ThreadPoolExecutor):
+        def submit(self, fn, *args, **kwargs):
+            handed.append(args[0].number)
+            future = super().submit(fn, *args, **kwargs)
+            if args[0].number == 1:
+                result = future.result
+
+                def waited(*a, **k):
+                    waiting.set()
+                    return result(*a, **k)
+                future.result = waited
+            return future
+
+    monkeypatch.setattr(cli, 'score_line', slow_first)
+    monkeypatch.setattr(cli, 'ThreadPoolExecutor', Counting)
+    pool.configure_pool(2)
+    pairs, out = tmp_path / 'in.jsonl', tmp_path / 'out.jsonl'
+    pairs.write_text(''.join(json.dumps({'gt': f'{i}', 'gen': f'{i}'}) + '\n' for i in range(1, lines + 1)))
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    try:
+        assert cli.run(parser.parse_args(['--pairs', str(pairs), '--out', str(out), '--quiet', '--workers', '2'])) == 0
+    finally:
+        pool.shutdown_pool()
+    written = [json.loads(line)['gt'] for line in out.read_text().splitlines()]
+    assert written == [f'{i}' for i in range(1, lines + 1)]  # in IN's order, every one
+    return seen['handed']
+
+
+def test_a_slow_answer_holds_back_at_most_the_window_of_pairs(tmp_path, monkeypatch):
+    from evalscope_phys.scoring import cli
+    window = 2 * cli.IN_FLIGHT_PER_WORKER
+    assert _held_back(tmp_path, monkeypatch, 5 * window) == window
+
+
+def test_the_window_is_bounded_in_bytes_too(tmp_path, monkeypatch):
+    from evalscope_phys.scoring import cli
+    monkeypatch.setattr(cli, 'IN_FLIGHT_BYTES', 60)  # each line is 20-22 bytes: two fit, the third goes over
+    assert _held_back(tmp_path, monkeypatch, 40) == 3
