@@ -6,7 +6,7 @@ import re
 from typing import List, Optional, Sequence, Tuple
 
 from .locate import final_answer
-from .scan import brace_pairs, matching_brace, strip_leading, strip_trailing
+from .scan import brace_pairs, matching_brace, strip_leading, strip_trailing, top_level_split_keeping
 
 _ROMAN = ('i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x')
 
@@ -50,7 +50,7 @@ def labelled_groups(response: str) -> List[Tuple[int, str]]:
     if not texts:
         return []
     located = ' \\\\ '.join(texts)
-    text = _hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip()))
+    text = _lettered_truths(_hoist_labels(re.sub(r'^\s*(\$\$|\$|\\\[|\\\()|(\$\$|\$|\\\]|\\\))\s*$', '', located.strip())))
     found = []
     for m in _PART_LABEL_RE.finditer(text):
         label = m.group('inner') or m.group('named_inner') or m.group('named') or m.group('bare')
@@ -161,6 +161,34 @@ def _hoist_labels(text: str) -> str:
         pos = close + 1
     out.append(text[pos:])
     return ''.join(out)
+
+
+_ITEM_SEPARATORS = (',', ';', '\\quad', '\\qquad', '\\\\', '\n')
+#: one item of a list of lettered truth values: ``a\ T``, ``b: F``, ``c) True``, ``\text{d. False}``
+_TRUTH_ITEM_RE = re.compile(
+    r'(?P<lead>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*)(?P<open>\\text(?:bf)?\s*\{\s*)?(?P<letter>[a-z])'
+    r'(?P<gap>(?:\s|\\[,;:! ]|[:).]|\\quad(?![A-Za-z]))+)(?P<open2>\\text(?:bf)?\s*\{\s*)?'
+    r'(?P<truth>T|F|True|False|TRUE|FALSE|true|false)\s*\}?\s*\}?\s*')
+
+
+def _lettered_truths(text: str) -> str:
+    """A list whose every item is a letter and a truth value, the letters ``a, b, c, ...`` in order
+    (``a\\ T,\\quad b\\ F``, ``a: T \\\\ b: F``): the letters are the parts' labels, ``(a)\\ T, (b)\\ F``.
+
+    Why: a letter beside ``T`` or ``F`` is otherwise read as a product (``a`` times ``T``) and every
+    part of a true/false problem is rejected, the right ones too. Only a whole list of at least two
+    such items, lettered from ``a`` in order, is read so; anything else in it keeps its reading."""
+    items, found = top_level_split_keeping(text, _ITEM_SEPARATORS)
+    items = [(i, item) for i, item in enumerate(items) if item.strip() and not re.fullmatch(r'(?:\s|\\q?quad)*', item)]
+    if len(items) < 2:
+        return text
+    matches = [_TRUTH_ITEM_RE.fullmatch(item) for _, item in items]
+    if not all(matches) or [m.group('letter') for m in matches] != [chr(ord('a') + k) for k in range(len(items))]:
+        return text
+    pieces = [piece for piece in top_level_split_keeping(text, _ITEM_SEPARATORS)[0]]
+    for (index, _), m in zip(items, matches):
+        pieces[index] = '%s(%s) %s' % (m.group('lead'), m.group('letter'), m.group('truth'))
+    return ''.join(p + (found[k] if k < len(found) else '') for k, p in enumerate(pieces))
 
 
 def _strip_part_edges(text: str) -> str:

@@ -55,3 +55,15 @@ def test_clean_label(text, cleaned):
 ])
 def test_is_label(text, only_a_label):
     assert is_label(text) is only_a_label
+
+
+@pytest.mark.parametrize('box,groups', [
+    (r'\boxed{a\ T,\quad b\ F,\quad c\ T}', [(0, 'T'), (1, 'F'), (2, 'T')]),   # lettered truth values: labels
+    (r'\boxed{a: T \\ b: F}', [(0, 'T'), (1, 'F')]),
+    (r'\boxed{b\ T,\quad c\ F}', []),            # not lettered from a: the letters stay letters
+    (r'\boxed{a\ T,\quad c\ F}', []),            # a letter skipped
+    (r'\boxed{a\ T,\quad b = 3}', []),           # one item is no truth value: nothing is relabelled
+    (r'\boxed{a\ T}', []),                       # one item alone: a product, as before
+])
+def test_a_whole_list_of_lettered_truth_values_is_labelled(box, groups):
+    assert labelled_groups(box) == groups
