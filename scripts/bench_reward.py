@@ -356,8 +356,9 @@ def agreement(items: Sequence[Completion], rewards: Sequence[float]) -> Dict:
             'by_kind': {k: {'agree': a, 'total': n} for k, (a, n) in sorted(by_kind.items())}}
 
 
-def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
-    """Time the three scorers ``rounds`` times, interleaved; return the figures (also printed)."""
+def bench(items: Sequence[Completion], rounds: int, threads: int, math_verify_too: bool = True) -> Dict:
+    """Time the three scorers (two without ``math_verify_too``) ``rounds`` times, interleaved; return the
+    figures (also printed)."""
     runs = collections.defaultdict(list)
     cpu = collections.defaultdict(list)
     results = {}
@@ -366,10 +367,11 @@ def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
         seconds, results['ours_batch'], used = run_ours_batch(items, threads)
         runs['ours_batch'].append(seconds)
         cpu['ours_batch'].append(used)
-        print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
-        seconds, results['math_verify'], used = run_math_verify(items)
-        runs['math_verify'].append(seconds)
-        cpu['math_verify'].append(used)
+        if math_verify_too:
+            print(f'round {round_index + 1}/{rounds}: math-verify (2 processes)', file=sys.stderr, flush=True)
+            seconds, results['math_verify'], used = run_math_verify(items)
+            runs['math_verify'].append(seconds)
+            cpu['math_verify'].append(used)
         print(f'round {round_index + 1}/{rounds}: ours (one at a time)', file=sys.stderr, flush=True)
         seconds, results['ours_serial'], used = run_ours_serial(items)
         runs['ours_serial'].append(seconds)
@@ -389,23 +391,24 @@ def bench(items: Sequence[Completion], rounds: int, threads: int) -> Dict:
         'unscored': unscored_counts(),
     }
     print(f"completions: {n} ({figures['distinct_completions']} distinct), threads: {threads}")
-    for name in ('ours_batch', 'ours_serial', 'math_verify'):
+    for name in ('ours_batch', 'ours_serial') + (('math_verify',) if math_verify_too else ()):
         times = ', '.join(f'{s:.2f}' for s in runs[name])
         rates = ', '.join(f'{r:.0f}' for r in figures['rewards_per_second'][name])
         used = ', '.join(f"{c['parent']:.1f} + {c['workers']:.1f}" for c in cpu[name])
         print(f'  {name:12s} seconds: {times:14s} rewards/s: {rates:10s} CPU s (caller + workers): {used}')
-    print('  throughput over math-verify: batch ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_batch_over_math_verify'])
-          + '; one at a time ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_serial_over_math_verify']))
+    if math_verify_too:
+        print('  throughput over math-verify: batch ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_batch_over_math_verify'])
+              + '; one at a time ' + ', '.join(f'{r:.2f}x' for r in figures['ratio_serial_over_math_verify']))
     print(f"  batch rewards identical to one-at-a-time rewards: {figures['batch_equals_serial']}")
     print('agreement with the known truth:')
     kinds = sorted(KIND_WEIGHTS)
     print(f"  {'kind':16s} {'n':>5s} {'ours':>7s} {'math-verify':>12s}")
     for kind in kinds:
         ours = figures['agreement']['ours_batch']['by_kind'].get(kind, {'agree': 0, 'total': 0})
-        theirs = figures['agreement']['math_verify']['by_kind'].get(kind, {'agree': 0, 'total': 0})
-        print(f"  {kind:16s} {ours['total']:5d} {ours['agree']:7d} {theirs['agree']:12d}")
-    ours, theirs = figures['agreement']['ours_batch'], figures['agreement']['math_verify']
-    print(f"  {'all':16s} {n:5d} {ours['share']:7.1%} {theirs['share']:12.1%}")
+        theirs = figures['agreement'].get('math_verify', {'by_kind': {}})['by_kind'].get(kind)
+        print(f"  {kind:16s} {ours['total']:5d} {ours['agree']:7d} {theirs['agree'] if theirs else '-':>12}")
+    ours, theirs = figures['agreement']['ours_batch'], figures['agreement'].get('math_verify')
+    print(f"  {'all':16s} {n:5d} {ours['share']:7.1%} {format(theirs['share'], '12.1%') if theirs else '-':>12}")
     print(f"unscored (ours): {figures['unscored'] or 'none'}")
     return figures
 
@@ -506,7 +509,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument('--json', help='write the figures here')
     parser.add_argument('--baseline', metavar='OTHER_TREE', help='another source tree, measured side by side')
     parser.add_argument('--no-math-verify', action='store_true',
-                        help='with --baseline: time only the two trees (math-verify takes minutes on this box)')
+                        help='time only ours (math-verify takes minutes on this box)')
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ['_ours']:
         return _ours_in_tree(argv[1], argv[2], int(argv[3]))
@@ -526,7 +529,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         figures = side_by_side(items, os.path.abspath(args.baseline), args.rounds, threads,
                                math_verify_too=not args.no_math_verify)
     else:
-        figures = bench(items, args.rounds, threads)
+        figures = bench(items, args.rounds, threads, math_verify_too=not args.no_math_verify)
     figures['references'] = len(refs)
     figures['references_certified'] = certified
     if args.json:
