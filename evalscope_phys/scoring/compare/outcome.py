@@ -45,6 +45,8 @@ class Outcome:
     lenient: bool
     reason: str
     eed: Optional[float] = None
+    """The edit distance score; inside a comparison it may still be a :class:`~.pending_eed.PendingEed`,
+    which :func:`~.answers.compare` settles (a number, or None when no EED is asked)."""
     detail: str = ''
     error: Optional[float] = None
     parts: Tuple['Outcome', ...] = ()
