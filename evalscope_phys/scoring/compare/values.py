@@ -377,7 +377,7 @@ def expressions(reference: sympy.Expr, answer: sympy.Expr, options: Options, uni
     if not outcome.strict and outcome.reason != UNDECIDED:
         convention = _equal_by_convention(reference, answer, options)
         if convention is not None:
-            outcome = replace(convention, detail=convention.detail or 'equal once ' + _CONVENTION_WORDS)
+            outcome = convention
     if not outcome.strict and outcome.reason != UNDECIDED and _equal_if_e_is_euler(reference, answer, options):
         outcome = replace(outcome, lenient=False, reason=UNDECIDED,
                           detail="equal only if the bare e on one side is Euler's number, not the elementary charge")
@@ -421,15 +421,17 @@ def _azimuth_renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options
     return _expressions(reference, answer.xreplace({ans_unit: ref_unit}), options).strict
 
 
-_CONVENTION_WORDS = "hbar is h/2pi and a bare i the imaginary unit"
+_CONVENTION_WORDS = {'h': 'h is 2 pi hbar', 'mu_0': 'mu_0 is 1/(epsilon_0 c^2)', 'i': 'a bare i is the imaginary unit'}
+"""What each substitution of :func:`_equal_by_convention` says in the verdict's detail."""
 CONVENTION_MAX_OPS = 200
 """Values larger than this are not compared again under the h/hbar and i conventions (cost)."""
 
 
 def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Options) -> Optional[Outcome]:
     """The two values equal once ``h`` is written as ``2\\pi\\hbar`` (only when one side writes
-    ``\\hbar`` and the other ``h``, never both) or once a bare ``i`` is the imaginary unit (when the
-    other side has the imaginary unit, or both write ``i``); None otherwise.
+    ``\\hbar`` and the other ``h``, never both), ``\\mu_0`` as ``1/(\\varepsilon_0 c^2)``
+    (:func:`_vacuum_permeability`) or a bare ``i`` as the imaginary unit (when the other side has the
+    imaginary unit, or both write ``i``); None otherwise.
 
     Why: ``\\frac{h}{4\\pi}`` and ``\\frac{\\hbar}{2}`` are one value to a physicist, as are
     ``e^{i\\omega t}`` and ``\\cos\\omega t + i\\sin\\omega t``; the parser keeps ``h`` and ``i`` as plain
@@ -442,6 +444,9 @@ def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Opt
     if uses_h[0] != uses_h[1] and uses_hbar[0] != uses_hbar[1] and uses_h[0] == uses_hbar[1]:
         hbar = next(n['hbar'] for n in names if 'hbar' in n)
         substitutions['h'] = 2 * sympy.pi * hbar
+    vacuum = _vacuum_permeability(names, options)
+    if vacuum is not None:
+        substitutions['mu_0'] = vacuum
     uses_i = ['i' in n for n in names]
     has_unit = [side.has(sympy.I) for side in (reference, answer)]
     if (all(uses_i) and not any(has_unit)) or (uses_i[0] != uses_i[1] and has_unit[uses_i.index(False)]):
@@ -451,14 +456,33 @@ def _equal_by_convention(reference: sympy.Expr, answer: sympy.Expr, options: Opt
     if sympy.count_ops(reference) + sympy.count_ops(answer) > CONVENTION_MAX_OPS:
         return None
     sides = [side.subs({n[k]: v for k, v in substitutions.items() if k in n}) for side, n in zip((reference, answer), names)]
+    detail = 'equal once ' + ', '.join(_CONVENTION_WORDS[k] for k in substitutions)
     if sides[0] == sides[1] or _expand_proof(sides[0], sides[1]):
-        return accepted('equivalent')
+        return accepted('equivalent', detail)
     if 'i' in substitutions:  # complex sides: only the cheap proofs (sampling them costs seconds)
-        return accepted('equivalent') if _complex_proof(sides[0], sides[1]) else None
+        return accepted('equivalent', detail) if _complex_proof(sides[0], sides[1]) else None
     sampled = numeric.sample(sides[0], sides[1], options.rtol)
     if sampled is not None and sampled.worst <= numeric.EQUAL_RTOL:
-        return accepted('equivalent_numerically', error=sampled.worst)
+        return accepted('equivalent_numerically', detail, error=sampled.worst)
     return None
+
+
+def _vacuum_permeability(names, options: Options) -> Optional[sympy.Expr]:
+    """``\\mu_0`` as ``1/(\\varepsilon_0 c^2)`` on both sides (the SI identity ``\\mu_0\\varepsilon_0 c^2 = 1``)
+    when one side writes ``\\mu_0`` and one writes ``c``, and the two sides do not write the same of them;
+    None otherwise.
+
+    Why: ``\\mu_0\\varepsilon_0\\,\\partial E/\\partial t`` and ``\\frac{1}{c^2}\\partial E/\\partial t`` are one
+    term of Maxwell's equations. Never where the question defines or gives ``c``, ``\\mu_0`` or
+    ``\\varepsilon_0`` itself (then they are its own quantities)."""
+    from .conventions import problem_names
+    uses_mu, uses_c = ['mu_0' in n for n in names], ['c' in n for n in names]
+    if not any(uses_mu) or not any(uses_c) or (uses_mu[0] == uses_mu[1] and uses_c[0] == uses_c[1]):
+        return None
+    if problem_names(options.givens) & {'c', 'mu_0', 'epsilon_0'}:
+        return None
+    epsilon = next((n['epsilon_0'] for n in names if 'epsilon_0' in n), sympy.Symbol('epsilon_0', positive=True))
+    return 1 / (epsilon * next(n['c'] for n in names if 'c' in n) ** 2)
 
 
 def _complex_proof(reference: sympy.Expr, answer: sympy.Expr) -> bool:

@@ -62,6 +62,8 @@ def split_unit(text: str) -> Tuple[str, Optional[Unit]]:
         value = re.sub(r'(\\cdot|\\times|\*)\s*$', '', strip_trailing(value)).strip()
         if unit.startswith(('\\Omega', '\\AA', '\\mu')) and not is_numeric(value):
             continue  # after a formula, \Omega is the symbol Omega
+        if unit.startswith(('\\mathbf', '\\textbf')) and not is_numeric(value):
+            continue  # after a formula, bold is a vector: \nabla \times \mathbf{B} is a curl, not nabla in bels
         if value and (parse_unit(unit) is not None or (is_numeric(value) and _TEXT_UNIT_RE.match(unit))):
             return value, Unit(unit)
     for m in _PLAIN_UNIT_START_RE.finditer(text, window):
