@@ -168,7 +168,7 @@ _ITEM_SEPARATORS = (',', ';', '\\quad', '\\qquad', '\\\\', '\n')
 _TRUTH_ITEM_RE = re.compile(
     r'(?P<lead>(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z]))*)(?P<open>\\text(?:bf)?\s*\{\s*)?(?P<letter>[a-z])'
     r'(?P<gap>(?:\s|\\[,;:! ]|[:).]|\\quad(?![A-Za-z]))+)(?P<open2>\\text(?:bf)?\s*\{\s*)?'
-    r'(?P<truth>T|F|True|False|TRUE|FALSE|true|false)\s*\}?\s*\}?\s*')
+    r'(?P<truth>T|F|True|False|TRUE|FALSE|true|false)\s*(?:\}\s*){0,2}')
 
 
 def _lettered_truths(text: str) -> str:
