@@ -8,7 +8,8 @@ it would be one too (``L`` may be a length). So the engine says it cannot tell.
 
 Renamed are at most :data:`MAX_RENAMED` symbols, one to one, and never
 
-* a constant of nature (:data:`CONSTANTS`: ``E = mc^2`` is not ``E = mg^2`` in other letters);
+* a constant of nature (:data:`CONSTANTS`: ``E = mc^2`` is not ``E = mg^2`` in other letters), except ``k``
+  where no temperature is written (:data:`THERMAL`): then it is the problem's own constant;
 * two letters the question writes both (``m_1`` and ``m_2`` are the problem's two masses);
 * a vector, a unit vector or a value the engine cannot look inside;
 * a lone letter (``(b)`` for the choice ``(a)`` is another answer, not another notation).
@@ -37,7 +38,14 @@ CONSTANTS = frozenset({
 constant): one of them for another letter is another formula."""
 
 
-def _renameable(name: str) -> bool:
+THERMAL = frozenset({'T', 'tau', 'beta'})
+"""Beside one of these, ``k`` is Boltzmann's constant; elsewhere it is the problem's own constant (``K(r) = k
+r^{-2}``, a spring's ``k``), which the answer may call ``C``."""
+
+
+def _renameable(name: str, thermal: bool) -> bool:
+    if name == 'k' and not thermal:
+        return not is_opaque_name(name) and not is_vector_name(name)
     return name not in CONSTANTS and not is_opaque_name(name) and not is_vector_name(name)
 
 
@@ -52,7 +60,8 @@ def renamed(reference: sympy.Expr, answer: sympy.Expr, options: Options, outcome
     mine, theirs = reference.free_symbols - answer.free_symbols, answer.free_symbols - reference.free_symbols
     if not mine or len(mine) != len(theirs) or len(mine) > MAX_RENAMED:
         return outcome
-    if not all(_renameable(s.name) for s in mine | theirs):
+    thermal = any(s.name in THERMAL for s in reference.free_symbols | answer.free_symbols)
+    if not all(_renameable(s.name, thermal) for s in mine | theirs):
         return outcome
     written = question_symbols(givens.question_text)
     from .values import _expressions
