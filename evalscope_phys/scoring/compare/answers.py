@@ -207,7 +207,8 @@ def _dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
     if isinstance(reference, Relation):
         defined = defined_value(reference)
         if defined is not None and isinstance(answer, (Value, Definition)):
-            if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name):
+            if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name) and \
+                    not compare_relations.differential_cross_sections(reference.left, Value(answer.name), options):
                 return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named',
                                 eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
@@ -677,7 +678,8 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
                     return rejected(UNDECIDED, f'{answer.name} for {reference.name}: the question\'s {answer.name} is '
                                     'another quantity', eed=None)
                 return as_equation  # its distance is pending: the same whether or not EED is asked
-        if not same_quantity_name(reference.name, answer.name):
+        if not same_quantity_name(reference.name, answer.name) and not compare_relations.differential_cross_sections(
+                Value(reference.name), Value(answer.name), options):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             values = (describe(reference.value), describe(answer.value))
             tie = problem_tie(reference.name, answer.name, values, options.givens) \
