@@ -631,8 +631,20 @@ def _plain_value(answer: Answer) -> Optional[str]:
     return answer.latex if isinstance(answer, Value) and answer.unit is None else None
 
 
+#: an answer that opens with a truth value and ends that sentence there: ``False. The production of single K^-
+#: mesons is not evidence ...`` (never ``True, but only if ...``: a comma may bring a condition)
+_LEADING_TRUTH_RE = re.compile(r'\s*(?:\\text(?:bf)?\s*\{\s*)?(true|false)\s*[.;:!]', re.I)
+
+
 def _text_reference(reference: Text, answer: Answer) -> Outcome:
-    """Words compared as words (:func:`~.words.word_relation`), never as symbols."""
+    """Words compared as words (:func:`~.words.word_relation`), never as symbols. A reference that is one
+    truth value (``\\text{False}``) is answered by the truth value an explanation opens with."""
+    if isinstance(answer, Text) and reference.words in ('true', 'false'):
+        leading = _LEADING_TRUTH_RE.match(answer.raw)
+        if leading:
+            if leading.group(1).lower() == reference.words:
+                return accepted('equivalent', 'the truth value the explanation opens with')
+            return rejected('not_equivalent', 'the other truth value', eed=0.0)
     if isinstance(answer, Text):
         relation = word_relation(reference.words, answer.words)
         if relation == 'equivalent':
