@@ -74,8 +74,10 @@ def _cpu_seconds(row: dict) -> float:
     """CPU time of the scoring work for one pair, run inline in this process (cold caches)."""
     from evalscope_phys.scoring.compare import values as compare_values
     from evalscope_phys.scoring.engine import _score_job
+    from evalscope_phys.scoring.read import text_memo
     from evalscope_phys.scoring.read.latex import read_latex
     read_latex.cache_clear()
+    text_memo.forget()
     compare_values.eed_form.cache_clear()
     job = {'references': (row['gt'],), 'response': row['gen'], 'types': (), 'units': (), 'tolerances': (),
            'several': False, 'tolerance': None, 'ordered': False, 'eed': True}

@@ -30,7 +30,8 @@ from .chains import compare_chains
 from .choices import listed_options, named_option
 from .index_ranges import compare_ranges, renamed, same_index
 from .aliases import base_symbol, canonical_symbol
-from .quantity_names import name_key, problem_tie, same_quantity_name, sole_tie
+from .quantity_names import (differential_cross_sections, name_key, problem_tie, same_quantity_name,
+                             sole_tie)
 from .question_spelling import names_a_given
 from ..answer import (Alternatives, Answer, Choice, Collection, Definition, Empty, Interval, Relation, Text, Truth,
                      Unreadable, Value, describe)
@@ -208,7 +209,8 @@ def _dispatch(reference: Answer, answer: Answer, options: Options) -> Outcome:
         defined = defined_value(reference)
         if defined is not None and isinstance(answer, (Value, Definition)):
             if isinstance(answer, Definition) and _another_opaque_side(reference.left, answer.name) and \
-                    not compare_relations.differential_cross_sections(reference.left, Value(answer.name), options):
+                    not (isinstance(reference.left, Value)
+                         and differential_cross_sections(reference.left.latex, answer.name, options.givens)):
                 return rejected(UNDECIDED, f'{answer.name} for {reference.left.latex}: another quantity named',
                                 eed=None)
             return with_steps(defined, answer, options) if isinstance(answer, Definition) \
@@ -690,8 +692,8 @@ def _definition(reference: Definition, answer: Answer, options: Options) -> Outc
                     return rejected(UNDECIDED, f'{answer.name} for {reference.name}: the question\'s {answer.name} is '
                                     'another quantity', eed=None)
                 return as_equation  # its distance is pending: the same whether or not EED is asked
-        if not same_quantity_name(reference.name, answer.name) and not compare_relations.differential_cross_sections(
-                Value(reference.name), Value(answer.name), options):
+        if not same_quantity_name(reference.name, answer.name) and \
+                not differential_cross_sections(reference.name, answer.name, options.givens):
             routed = rejected(UNDECIDED, f'{answer.name} for {reference.name}: another quantity named', eed=None)
             values = (describe(reference.value), describe(answer.value))
             tie = problem_tie(reference.name, answer.name, values, options.givens) \

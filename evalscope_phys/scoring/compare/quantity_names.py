@@ -1,7 +1,8 @@
 """Whether two left-hand sides name the same quantity: ``T`` and ``N`` do not, ``v_{A}`` and ``v_A`` do.
 
 One home for the name comparison; besides formatting it forgives only the curated aliases of
-:mod:`.aliases` (``k_B`` for ``k``, ``m_{K^-}`` for ``m_K``), never a different letter.
+:mod:`.aliases` (``k_B`` for ``k``, ``m_{K^-}`` for ``m_K``) and, in a scattering question, the spellings
+of the differential cross-section (:func:`differential_cross_sections`), never a different letter.
 """
 from __future__ import annotations
 
@@ -337,3 +338,24 @@ def sole_tie(reference: str, answer: str, values: Sequence[str], givens: Optiona
     if ans_name in symbols or any(_letter(n) == letter and n != ref_name for n in defined):
         return None
     return 'the only quantity on its letter'
+
+
+_CROSS_SECTION_NAMES = frozenset(name_key(n) for n in (
+    '\\frac{d\\sigma}{d\\Omega}', '\\dfrac{d\\sigma}{d\\Omega}', 'd\\sigma/d\\Omega', '\\frac{d\\sigma}{d\\Omega}(\\theta)', '\\sigma(\\theta)',
+    '\\sigma(\\theta, \\phi)', '\\frac{d\\sigma(\\theta)}{d\\Omega}'))
+"""Spellings of the differential cross-section: ``\\sigma(\\theta)`` is the older texts' name for ``d\\sigma/d\\Omega``."""
+_SCATTERING_RE = re.compile(r'(?i)scatter|cross[\s-]*section')
+
+
+def differential_cross_sections(a: str, b: str, givens: Optional['Givens']) -> bool:
+    """Whether two different names both name the differential cross-section (``\\frac{d\\sigma}{d\\Omega}``
+    and ``\\sigma(\\theta)``, see :data:`_CROSS_SECTION_NAMES`), in a question about scattering or a
+    cross-section.
+
+    Why: ``\\sigma(\\theta) = \\frac{m^2g^2}{4\\pi^2\\hbar^4}`` against ``\\frac{d\\sigma}{d\\Omega} = \\frac{m^2g^2}
+    {4\\pi^2\\hbar^4}`` is one result; outside scattering ``\\sigma(\\theta)`` is as likely a surface charge, and
+    ``\\sigma`` alone is the total cross-section, never the differential one."""
+    if givens is None or not _SCATTERING_RE.search(givens.question_text or ''):
+        return False
+    keys = {name_key(a), name_key(b)}
+    return len(keys) == 2 and keys <= _CROSS_SECTION_NAMES

@@ -5,7 +5,6 @@ and ``1 - x^2 - y^2 = 0`` one equation (up to any nonzero factor); ``x \\neq 5``
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Callable, FrozenSet, Optional, Tuple
 
@@ -22,7 +21,7 @@ from .values import one_fraction, read_expression, read_expression_safely, speci
 from ..read.latex import LatexError
 from ..read.notation import particles
 from .outcome import Options, Outcome, ReferenceUnreadable, UNDECIDED, accepted, rejected, strict_if_readable
-from .quantity_names import name_key, same_quantity_name
+from .quantity_names import differential_cross_sections, same_quantity_name
 from .renamed import CONSTANTS, renamed
 from ..read.relations import is_name
 
@@ -158,28 +157,6 @@ def _defined(givens: Givens) -> FrozenSet[str]:
     return frozenset(problem_names(givens) | {n for n, _ in givens.answer})
 
 
-_CROSS_SECTION_NAMES = frozenset(name_key(n) for n in (
-    '\\frac{d\\sigma}{d\\Omega}', '\\dfrac{d\\sigma}{d\\Omega}', 'd\\sigma/d\\Omega', '\\frac{d\\sigma}{d\\Omega}(\\theta)', '\\sigma(\\theta)',
-    '\\sigma(\\theta, \\phi)', '\\frac{d\\sigma(\\theta)}{d\\Omega}'))
-"""Spellings of the differential cross-section: ``\\sigma(\\theta)`` is the older texts' name for ``d\\sigma/d\\Omega``."""
-_SCATTERING_RE = re.compile(r'(?i)scatter|cross[\s-]*section')
-
-
-def differential_cross_sections(reference: Answer, answer: Answer, options: Options) -> bool:
-    """Whether two left sides both name the differential cross-section (``\\frac{d\\sigma}{d\\Omega}`` and
-    ``\\sigma(\\theta)``, see :data:`_CROSS_SECTION_NAMES`), in a question about scattering or a cross-section.
-
-    Why: ``\\sigma(\\theta) = \\frac{m^2g^2}{4\\pi^2\\hbar^4}`` against ``\\frac{d\\sigma}{d\\Omega} = \\frac{m^2g^2}
-    {4\\pi^2\\hbar^4}`` is one result; outside scattering ``\\sigma(\\theta)`` is as likely a surface charge, and
-    ``\\sigma`` alone is the total cross-section, never the differential one."""
-    if not isinstance(reference, Value) or not isinstance(answer, Value) or options.givens is None:
-        return False
-    if not _SCATTERING_RE.search(options.givens.question_text or ''):
-        return False
-    keys = {name_key(reference.latex), name_key(answer.latex)}
-    return len(keys) == 2 and keys <= _CROSS_SECTION_NAMES
-
-
 def _same_left_side(reference: Relation, answer: Relation, options: Options) -> Optional[Outcome]:
     """``dP/dOmega = A`` against ``dP/dOmega = B``: the same left side, however opaque (a derivative, a
     function value), states the same result exactly when the right sides are equal, so the right sides
@@ -190,8 +167,9 @@ def _same_left_side(reference: Relation, answer: Relation, options: Options) -> 
     if reference.kind in SYMMETRIC:
         orientations.append((answer.right, answer.left))
     for left, right in orientations:
-        if not compare.dispatch(reference.left, left, options).strict and \
-                not differential_cross_sections(reference.left, left, options):
+        if not compare.dispatch(reference.left, left, options).strict and not (
+                isinstance(reference.left, Value) and isinstance(left, Value)
+                and differential_cross_sections(reference.left.latex, left.latex, options.givens)):
             continue
         outcome = compare.dispatch(reference.right, right, options)
         if outcome.reason in CANNOT_READ or outcome.reason == 'unknown_unit':

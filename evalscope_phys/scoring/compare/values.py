@@ -14,6 +14,7 @@ import sympy
 
 from . import numeric
 from .aliases import with_aliases
+from .conventions import problem_names
 from ..answer import Unit, Value
 from ..read.canonical_parser import has_vector
 from ..read.latex import LatexError, read_latex
@@ -475,7 +476,6 @@ def _vacuum_permeability(names, options: Options) -> Optional[sympy.Expr]:
     Why: ``\\mu_0\\varepsilon_0\\,\\partial E/\\partial t`` and ``\\frac{1}{c^2}\\partial E/\\partial t`` are one
     term of Maxwell's equations. Never where the question defines or gives ``c``, ``\\mu_0`` or
     ``\\varepsilon_0`` itself (then they are its own quantities)."""
-    from .conventions import problem_names
     uses_mu, uses_c = ['mu_0' in n for n in names], ['c' in n for n in names]
     if not any(uses_mu) or not any(uses_c) or (uses_mu[0] == uses_mu[1] and uses_c[0] == uses_c[1]):
         return None

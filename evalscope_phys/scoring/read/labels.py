@@ -178,14 +178,13 @@ def _lettered_truths(text: str) -> str:
     Why: a letter beside ``T`` or ``F`` is otherwise read as a product (``a`` times ``T``) and every
     part of a true/false problem is rejected, the right ones too. Only a whole list of at least two
     such items, lettered from ``a`` in order, is read so; anything else in it keeps its reading."""
-    items, found = top_level_split_keeping(text, _ITEM_SEPARATORS)
-    items = [(i, item) for i, item in enumerate(items) if item.strip() and not re.fullmatch(r'(?:\s|\\q?quad)*', item)]
+    pieces, found = top_level_split_keeping(text, _ITEM_SEPARATORS)
+    items = [(i, item) for i, item in enumerate(pieces) if item.strip() and not re.fullmatch(r'(?:\s|\\q?quad)*', item)]
     if len(items) < 2:
         return text
     matches = [_TRUTH_ITEM_RE.fullmatch(item) for _, item in items]
     if not all(matches) or [m.group('letter') for m in matches] != [chr(ord('a') + k) for k in range(len(items))]:
         return text
-    pieces = [piece for piece in top_level_split_keeping(text, _ITEM_SEPARATORS)[0]]
     for (index, _), m in zip(items, matches):
         pieces[index] = '%s(%s) %s' % (m.group('lead'), m.group('letter'), m.group('truth'))
     return ''.join(p + (found[k] if k < len(found) else '') for k, p in enumerate(pieces))

@@ -60,7 +60,7 @@ def opens_or_closes_remark(group: str) -> bool:
 def drop_prose_around_value(text: str, limit: int = 8) -> str:
     """``text`` without prose ``\\text{}`` groups at its ends, when what is left holds a digit. Spacing
     before a leading group (``\\,\\text{The momentum is }0.82``, a labelled line's ``&\\ ``) does not hide it."""
-    out = _LEADING_SPACE_RE.sub('', text.strip())
+    out = start = _LEADING_SPACE_RE.sub('', text.strip())
     for _ in range(limit):
         start = _trailing_group(out)
         if opens_or_closes_remark(out[start:] if start > 0 else out[:max(0, _leading_group(out))]):
@@ -80,7 +80,7 @@ def drop_prose_around_value(text: str, limit: int = 8) -> str:
         if not any(c.isdigit() for c in rest):
             break
         out = rest
-    return out if out != _LEADING_SPACE_RE.sub('', text.strip()) else text
+    return out if out != start else text
 
 
 _HEDGE_RE = re.compile(r'\b(or|alternatively|either|otherwise|perhaps|maybe|possibly)\b', re.I)

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .text_memo import short_texts
 
+
 def command_end(text: str, i: int) -> int:
     """End of the command starting at the backslash ``text[i]``: a letter run, or one control symbol."""
     j, n = i + 1, len(text)

@@ -18,12 +18,15 @@ ENTRIES = 8192
 """Entries per function: at most ``ENTRIES * MAX_CHARS`` characters of arguments (about 3 MiB) each."""
 
 F = TypeVar('F', bound=Callable)
+_MEMORIES: list = []
+"""Every memory made here, so that a benchmark of cold caches can empty them all (:func:`forget`)."""
 
 
 def short_texts(function: F) -> F:
     """``function`` with its results for short texts remembered (see the module docstring). Its
     arguments must be hashable and its result immutable (a tuple, a string, a bool)."""
     cached = lru_cache(maxsize=ENTRIES)(function)
+    _MEMORIES.append(cached)
 
     @wraps(function)
     def call(*args):
@@ -34,3 +37,9 @@ def short_texts(function: F) -> F:
     call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
     call.cache_info = cached.cache_info  # type: ignore[attr-defined]
     return call  # type: ignore[return-value]
+
+
+def forget() -> None:
+    """Empty every memory of this module (``scripts/bench_scoring.py`` times pairs with cold caches)."""
+    for cached in _MEMORIES:
+        cached.cache_clear()

@@ -51,3 +51,12 @@ def test_the_memoised_readers_answer_as_before():
     parts, found = top_level_split_keeping('a = b, c = d', (',',))
     parts.append('changed')
     assert top_level_split_keeping('a = b, c = d', (',',)) == (['a = b', ' c = d'], [','])
+
+
+def test_forget_empties_every_memory():
+    upper, calls = _counting()
+    upper('north')
+    text_memo.forget()
+    assert upper.cache_info().currsize == 0
+    upper('north')
+    assert calls == ['north', 'north']
